@@ -1,0 +1,77 @@
+// One header that every kernel and every generated model includes first. It lets the same text
+// compile as host C++ (g++/clang++), with nvcc and through NVRTC:
+//   BIF_HD        marks functions callable on host and device (empty on the host);
+//   bif::m::...   overloads of the math functions for float and double, so that a float model
+//                 calls sinf and never silently promotes to double (MPGOS's float kernels ran in
+//                 FP64 because of exactly that).
+// No standard headers are needed under NVRTC: its built-in math declarations are used.
+#pragma once
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define BIF_HD __host__ __device__
+#define BIF_DEVICE __device__
+#define BIF_FORCEINLINE __forceinline__
+#else
+#define BIF_HD
+#define BIF_DEVICE
+#define BIF_FORCEINLINE inline __attribute__((always_inline))
+#include <cmath>
+#endif
+
+namespace bif::m {
+
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#define BIF_MATH1(name, fname, dname)                                                                        \
+    BIF_HD BIF_FORCEINLINE float name(float x) { return ::fname(x); }                                        \
+    BIF_HD BIF_FORCEINLINE double name(double x) { return ::dname(x); }
+#define BIF_MATH2(name, fname, dname)                                                                        \
+    BIF_HD BIF_FORCEINLINE float name(float x, float y) { return ::fname(x, y); }                            \
+    BIF_HD BIF_FORCEINLINE double name(double x, double y) { return ::dname(x, y); }
+#else
+#define BIF_MATH1(name, fname, dname)                                                                        \
+    inline float name(float x) { return std::dname(x); }                                                     \
+    inline double name(double x) { return std::dname(x); }
+#define BIF_MATH2(name, fname, dname)                                                                        \
+    inline float name(float x, float y) { return std::dname(x, y); }                                         \
+    inline double name(double x, double y) { return std::dname(x, y); }
+#endif
+
+BIF_MATH1(sin, sinf, sin)
+BIF_MATH1(cos, cosf, cos)
+BIF_MATH1(tan, tanf, tan)
+BIF_MATH1(asin, asinf, asin)
+BIF_MATH1(acos, acosf, acos)
+BIF_MATH1(atan, atanf, atan)
+BIF_MATH1(sinh, sinhf, sinh)
+BIF_MATH1(cosh, coshf, cosh)
+BIF_MATH1(tanh, tanhf, tanh)
+BIF_MATH1(exp, expf, exp)
+BIF_MATH1(log, logf, log)
+BIF_MATH1(log10, log10f, log10)
+BIF_MATH1(sqrt, sqrtf, sqrt)
+BIF_MATH1(fabs, fabsf, fabs)
+BIF_MATH1(floor, floorf, floor)
+BIF_MATH1(ceil, ceilf, ceil)
+BIF_MATH1(erf, erff, erf)
+BIF_MATH1(erfc, erfcf, erfc)
+BIF_MATH2(atan2, atan2f, atan2)
+BIF_MATH2(pow, powf, pow)
+BIF_MATH2(fmin, fminf, fmin)
+BIF_MATH2(fmax, fmaxf, fmax)
+
+#undef BIF_MATH1
+#undef BIF_MATH2
+
+template <class Real>
+BIF_HD BIF_FORCEINLINE Real heav(Real x) { return x >= Real(0) ? Real(1) : Real(0); }
+template <class Real>
+BIF_HD BIF_FORCEINLINE Real sign(Real x) { return x > Real(0) ? Real(1) : (x < Real(0) ? Real(-1) : Real(0)); }
+// XPPAUT's mod: a - b*floor(a/b), so mod(-1,3) = 2.
+template <class Real>
+BIF_HD BIF_FORCEINLINE Real mod(Real a, Real b) { return a - b * floor(a / b); }
+template <class Real>
+BIF_HD BIF_FORCEINLINE Real truth(bool c) { return c ? Real(1) : Real(0); }
+template <class Real>
+BIF_HD BIF_FORCEINLINE bool is_finite(Real x) { return x - x == Real(0); }
+
+} // namespace bif::m

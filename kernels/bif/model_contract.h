@@ -1,0 +1,75 @@
+// The contract between generated models (engine/codegen) and the integrators in kernels/.
+//
+// The code generator emits one struct per (model, study expressions, precision); the integrators
+// take it as a template argument. Everything is static: no state, no heap, sizes as constants, so
+// the compiler keeps y, k-stages and Jacobians in registers. No user text reaches the struct: states
+// are y[i], parameter slots p[i], and the type name is chosen by the caller.
+//
+//   struct SomeModel {
+//       using real = double;                       // or float (float literals then carry 'f')
+//       static constexpr int num_states;           // N
+//       static constexpr int num_params;           // P user parameters (per system or shared)
+//       static constexpr int num_param_slots;      // P + D derived parameters
+//       static constexpr int num_events;           // E: the model's `global` events, then study events
+//       static constexpr int num_aux;              // A: the model's aux quantities
+//       static constexpr int num_observables;      // O: study expressions to record
+//       BIF_HD static constexpr int dimension();   // N; likewise event_count() == E,
+//       // param_slot_count() == P + D, aux_count() == A, observable_count() == O
+//
+//       // p[P..P+D) from p[0..P); call once per system and after any reset of a parameter
+//       BIF_HD static void complete_parameters(real* p);
+//       BIF_HD static void rhs(real t, const real* y, const real* p, real* dydt);
+//       // row-major, J[i*N + j] = d f_i / d y_j
+//       BIF_HD static void jacobian(real t, const real* y, const real* p, real* J);
+//       // d f_i / d t
+//       BIF_HD static void time_derivative(real t, const real* y, const real* p, real* dfdt);
+//       BIF_HD static void events(real t, const real* y, const real* p, real* g);   // g[0..E)
+//       BIF_HD static int event_direction(int k);  // +1, -1, 2 (any crossing) or 0 (XPPAUT exact zero)
+//       // Applies event k's resets (all right-hand sides evaluated before any assignment);
+//       // returns true when the event asks the system to stop (XPPAUT's arret > 0).
+//       // Calls complete_parameters itself when a parameter was reset.
+//       BIF_HD static bool apply_reset(int k, real t, real* y, real* p);
+//       BIF_HD static void aux(real t, const real* y, const real* p, real* a);         // a[0..A)
+//       BIF_HD static void observables(real t, const real* y, const real* p, real* o); // o[0..O)
+//   };
+//
+// Zero-sized parts (no events, no aux) still provide the functions; they do nothing.
+//
+// Integrators and analyses hold the model as an object (`const Model& m`) and call `m.rhs(...)`:
+// a generated model is an empty struct whose members are static (the call costs nothing), while
+// an adapter such as the compiler-free evaluator carries its program and its real size. Array
+// capacities come from the compile-time `Model::num_states`; loop bounds from `m.dimension()`,
+// which a generated model defines as `static constexpr int dimension() { return num_states; }`
+// (so loops unroll) and an adapter returns at run time (<= num_states). Likewise
+// `m.event_count()`, `m.param_slot_count()`, `m.aux_count()`, `m.observable_count()`.
+#pragma once
+
+#include "bif/config.h"
+
+#if !defined(__CUDACC_RTC__) && __cplusplus >= 202002L
+#include <concepts>
+
+namespace bif {
+
+template <class M>
+concept GeneratedModel = requires(typename M::real t, typename M::real* w, const typename M::real* r, int k) {
+    requires std::floating_point<typename M::real>;
+    { M::num_states } -> std::convertible_to<int>;
+    { M::num_params } -> std::convertible_to<int>;
+    { M::num_param_slots } -> std::convertible_to<int>;
+    { M::num_events } -> std::convertible_to<int>;
+    { M::num_aux } -> std::convertible_to<int>;
+    { M::num_observables } -> std::convertible_to<int>;
+    M::complete_parameters(w);
+    M::rhs(t, r, r, w);
+    M::jacobian(t, r, r, w);
+    M::time_derivative(t, r, r, w);
+    M::events(t, r, r, w);
+    { M::event_direction(k) } -> std::convertible_to<int>;
+    { M::apply_reset(k, t, w, w) } -> std::convertible_to<bool>;
+    M::aux(t, r, r, w);
+    M::observables(t, r, r, w);
+};
+
+} // namespace bif
+#endif
