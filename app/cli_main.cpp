@@ -1,0 +1,38 @@
+// bifscope-cli: the engine's first client. Dispatches to one subcommand per file.
+#include "cli_commands.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* usage_text = R"(usage: bifscope-cli <command> [options]
+
+commands:
+  check MODEL.ode                  print the model's diagnostics and a one-line summary
+  codegen MODEL.ode [--float] [--type-name NAME]
+                                   print the generated C++/CUDA source of the model
+  help                             print this text
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+        (args.empty() ? std::cerr : std::cout) << usage_text;
+        return args.empty() ? bif::cli::Usage : bif::cli::Success;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    try {
+        if (command == "check") return bif::cli::run_check(args, std::cout, std::cerr);
+        if (command == "codegen") return bif::cli::run_codegen(args, std::cout, std::cerr);
+    } catch (const std::exception& e) {
+        std::cerr << "bifscope-cli: " << e.what() << "\n";
+        return bif::cli::IoFailure;
+    }
+    std::cerr << "bifscope-cli: unknown command '" << command << "'\n" << usage_text;
+    return bif::cli::Usage;
+}
