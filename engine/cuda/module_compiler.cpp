@@ -1,0 +1,202 @@
+#include "engine/cuda/module_compiler.h"
+
+#include "engine/cuda/compile_log.h"
+#include "engine/cuda/device_info.h"
+#include "engine/cuda/embedded_headers.h"
+#include "engine/cuda/errors.h"
+#include "engine/cuda/nvrtc_library.h"
+#include "engine/cuda/sha256.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace bif::cuda {
+
+namespace {
+
+// Bump when the meaning of a cached entry changes (options, entry layout, program assembly).
+constexpr std::string_view cache_format = "bifscope-module-cache-2";
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Destroys an NVRTC program on every way out of compile_uncached.
+class ProgramGuard {
+  public:
+    ProgramGuard(const NvrtcLibrary& nvrtc, nvrtc::nvrtcProgram program) : nvrtc_(nvrtc), program_(program) {}
+    ProgramGuard(const ProgramGuard&) = delete;
+    ProgramGuard& operator=(const ProgramGuard&) = delete;
+    ~ProgramGuard() { nvrtc_.api().nvrtcDestroyProgram(&program_); }
+    nvrtc::nvrtcProgram get() const { return program_; }
+
+  private:
+    const NvrtcLibrary& nvrtc_;
+    nvrtc::nvrtcProgram program_;
+};
+
+std::string program_log(const NvrtcLibrary& nvrtc, nvrtc::nvrtcProgram program) {
+    std::size_t size = 0;
+    BIF_NVRTC_CALL(nvrtc, nvrtcGetProgramLogSize, program, &size);
+    std::string log(size, '\0');
+    if (size > 0) BIF_NVRTC_CALL(nvrtc, nvrtcGetProgramLog, program, log.data());
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+        log.pop_back();
+    return log;
+}
+
+std::string program_image(const NvrtcLibrary& nvrtc, nvrtc::nvrtcProgram program, CodeKind kind) {
+    std::size_t size = 0;
+    std::string image;
+    if (kind == CodeKind::Cubin) {
+        BIF_NVRTC_CALL(nvrtc, nvrtcGetCUBINSize, program, &size);
+        image.resize(size);
+        BIF_NVRTC_CALL(nvrtc, nvrtcGetCUBIN, program, image.data());
+    } else {
+        BIF_NVRTC_CALL(nvrtc, nvrtcGetPTXSize, program, &size); // counts the final '\0'
+        image.resize(size);
+        BIF_NVRTC_CALL(nvrtc, nvrtcGetPTX, program, image.data());
+    }
+    return image;
+}
+
+} // namespace
+
+std::string Target::option() const {
+    return "-arch=" + name();
+}
+
+std::string Target::name() const {
+    return (kind_ == CodeKind::Cubin ? "sm_" : "compute_") + std::to_string(architecture_);
+}
+
+CompiledModule::CompiledModule(CodeKind kind, int architecture, std::string image,
+                               std::vector<std::pair<std::string, std::string>> lowered_names,
+                               std::string log, std::string key, double seconds, bool from_cache)
+    : kind_(kind), architecture_(architecture), image_(std::move(image)),
+      lowered_names_(std::move(lowered_names)), log_(std::move(log)), key_(std::move(key)), seconds_(seconds),
+      from_cache_(from_cache) {}
+
+const std::string& CompiledModule::lowered_name(const std::string& name_expression) const {
+    for (const auto& [expression, lowered] : lowered_names_)
+        if (expression == name_expression) return lowered;
+    throw std::out_of_range("no kernel named '" + name_expression + "' was requested from this module");
+}
+
+ModuleCompiler::ModuleCompiler(ModuleCache cache)
+    : ModuleCompiler(NvrtcLibrary::instance(), std::move(cache)) {}
+
+ModuleCompiler::ModuleCompiler(const NvrtcLibrary& nvrtc, ModuleCache cache)
+    : nvrtc_(nvrtc), cache_(std::move(cache)) {}
+
+Target ModuleCompiler::target_for(const DeviceInfo& device) const {
+    nvrtc_.api(); // throws CudaUnavailable with the reason
+    const std::vector<int>& supported = nvrtc_.supported_architectures();
+    const int wanted = device.capability.number();
+    if (wanted > supported.back()) return Target::virtual_architecture(supported.back());
+    int best = 0;
+    for (int architecture : supported)
+        if (architecture <= wanted && architecture / 10 == wanted / 10)
+            best =
+                architecture; // same major: its machine code runs on the later minor (binary compatibility)
+    if (best == 0)
+        throw CudaUnavailable("NVRTC " + nvrtc_.version_text() + " cannot compile for " + device.name +
+                              " (sm_" + std::to_string(wanted) + "); its oldest architecture is sm_" +
+                              std::to_string(supported.front()));
+    return Target::machine_code(best);
+}
+
+Target ModuleCompiler::oldest_virtual_target() const {
+    nvrtc_.api();
+    return Target::virtual_architecture(nvrtc_.supported_architectures().front());
+}
+
+std::string ModuleCompiler::program_text(const CompileRequest& request) {
+    std::string text;
+    for (const SourcePart& part : request.parts) {
+        text += "#line 1 \"" + part.name + "\"\n";
+        text += part.text;
+        if (!part.text.empty() && part.text.back() != '\n') text += '\n';
+    }
+    return text;
+}
+
+std::vector<std::string> ModuleCompiler::options(const CompileRequest& request, const Target& target) const {
+    std::vector<std::string> options = {target.option(), "-std=" + request.language_standard,
+                                        "-default-device"};
+    if (request.fast_math) options.emplace_back("--use_fast_math");
+    options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());
+    return options;
+}
+
+std::string ModuleCompiler::cache_key(const CompileRequest& request, const Target& target) const {
+    Sha256 hash;
+    hash.update_field(cache_format);
+    hash.update_field(std::to_string(nvrtc_.version()));
+    hash.update_field(embedded_headers_digest());
+    hash.update_field(program_text(request));
+    for (const std::string& option : options(request, target))
+        hash.update_field(option);
+    hash.update_field("names");
+    for (const std::string& name : request.name_expressions)
+        hash.update_field(name);
+    return hash.hex_digest();
+}
+
+CompiledModule ModuleCompiler::compile(const CompileRequest& request, const Target& target) const {
+    nvrtc_.api();
+    const auto start = std::chrono::steady_clock::now();
+    const std::string key = cache_key(request, target);
+    if (auto cached = cache_.load(key); cached && cached->kind == target.kind())
+        return CompiledModule(cached->kind, cached->architecture, std::move(cached->image),
+                              std::move(cached->lowered_names), std::move(cached->log), key,
+                              seconds_since(start), true);
+    CompiledModule module = compile_uncached(request, target, key);
+    cache_.store(key, CacheEntry{module.kind(), module.architecture(), module.image(), module.lowered_names(),
+                                 module.log()});
+    return module;
+}
+
+CompiledModule ModuleCompiler::compile_uncached(const CompileRequest& request, const Target& target,
+                                                const std::string& key) const {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string text = program_text(request);
+    std::vector<const char*> header_texts;
+    std::vector<const char*> header_names;
+    for (const EmbeddedHeader& header : embedded_headers()) {
+        header_texts.push_back(header.text);
+        header_names.push_back(header.include_name);
+    }
+    nvrtc::nvrtcProgram raw = nullptr;
+    BIF_NVRTC_CALL(nvrtc_, nvrtcCreateProgram, &raw, text.c_str(), "bifscope_module.cu",
+                   static_cast<int>(header_texts.size()), header_texts.data(), header_names.data());
+    const ProgramGuard program(nvrtc_, raw);
+    for (const std::string& name : request.name_expressions)
+        BIF_NVRTC_CALL(nvrtc_, nvrtcAddNameExpression, program.get(), name.c_str());
+
+    const std::vector<std::string> option_texts = options(request, target);
+    std::vector<const char*> option_pointers;
+    for (const std::string& option : option_texts)
+        option_pointers.push_back(option.c_str());
+    const nvrtc::nvrtcResult compiled = nvrtc_.api().nvrtcCompileProgram(
+        program.get(), static_cast<int>(option_pointers.size()), option_pointers.data());
+    std::string log = program_log(nvrtc_, program.get());
+    // A rejected option (NVRTC_ERROR_INVALID_OPTION) explains itself in the log too.
+    if (compiled != nvrtc::NVRTC_SUCCESS)
+        throw CompileError("NVRTC " + nvrtc_.version_text() + " could not compile the program for " +
+                               target.name() + " (" + nvrtc_.error_name(compiled) + "):\n" +
+                               annotate_compile_log(log, request.parts),
+                           log, map_compile_log(log, request.parts));
+
+    std::vector<std::pair<std::string, std::string>> lowered_names;
+    for (const std::string& name : request.name_expressions) {
+        const char* lowered = nullptr;
+        BIF_NVRTC_CALL(nvrtc_, nvrtcGetLoweredName, program.get(), name.c_str(), &lowered);
+        lowered_names.emplace_back(name, lowered);
+    }
+    std::string image = program_image(nvrtc_, program.get(), target.kind());
+    return CompiledModule(target.kind(), target.architecture(), std::move(image), std::move(lowered_names),
+                          std::move(log), key, seconds_since(start), false);
+}
+
+} // namespace bif::cuda

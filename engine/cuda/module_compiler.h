@@ -1,0 +1,55 @@
+// The NVRTC compilation service: a program (generated model source plus kernel code, as named
+// parts) and the embedded kernels/ headers in, machine code out, cached on disk by a hash of
+// everything that determines the result.
+//
+//   ModuleCompiler compiler;                                // process-wide NVRTC, default cache
+//   Target target = compiler.target_for(device);            // sm_90 cubin on an H100
+//   CompiledModule module = compiler.compile(request, target);
+//
+// Throws CudaUnavailable without NVRTC, CompileError when NVRTC rejects the source (log mapped back
+// to the parts), NvrtcError for other NVRTC failures. compile() is thread-safe.
+#pragma once
+
+#include "engine/cuda/compile_request.h"
+#include "engine/cuda/module_cache.h"
+
+#include <string>
+#include <vector>
+
+namespace bif::cuda {
+
+class NvrtcLibrary;
+struct DeviceInfo;
+
+class ModuleCompiler {
+  public:
+    explicit ModuleCompiler(ModuleCache cache = ModuleCache::default_location());
+    ModuleCompiler(const NvrtcLibrary& nvrtc, ModuleCache cache);
+
+    // Machine code for the device's architecture when NVRTC supports it; for a device newer than
+    // NVRTC knows, PTX of the newest architecture it does (the driver compiles it at load time); for
+    // one of the same major version but a minor NVRTC lacks, machine code of the nearest lower one.
+    // Throws CudaUnavailable when NVRTC is too new for the device (oldest architecture above it).
+    Target target_for(const DeviceInfo& device) const;
+    // The oldest virtual architecture this NVRTC supports: for device-free PTX checks.
+    Target oldest_virtual_target() const;
+
+    CompiledModule compile(const CompileRequest& request, const Target& target) const;
+
+    // The translation unit as NVRTC sees it (parts with their #line directives).
+    static std::string program_text(const CompileRequest& request);
+    std::vector<std::string> options(const CompileRequest& request, const Target& target) const;
+    std::string cache_key(const CompileRequest& request, const Target& target) const;
+
+    const ModuleCache& cache() const { return cache_; }
+    const NvrtcLibrary& nvrtc() const { return nvrtc_; }
+
+  private:
+    CompiledModule compile_uncached(const CompileRequest& request, const Target& target,
+                                    const std::string& key) const;
+
+    const NvrtcLibrary& nvrtc_;
+    ModuleCache cache_;
+};
+
+} // namespace bif::cuda
