@@ -1,0 +1,228 @@
+// generate_source: the struct of kernels/bif/model_contract.h, one member function at a time.
+#include "engine/codegen/codegen.h"
+
+#include "engine/codegen/cpp_writer.h"
+#include "engine/codegen/lowering.h"
+#include "engine/codegen/model_functions.h"
+
+#include <cctype>
+#include <cstdio>
+#include <stdexcept>
+
+namespace bif::codegen {
+
+namespace {
+
+using detail::Block;
+using detail::CppWriter;
+using detail::ModelFunctions;
+
+const std::string kBody = "        ";       // statements of a member function
+const std::string kNested = kBody + "    "; // statements inside a case or a block
+
+bool is_identifier(const std::string& s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s) {
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    }
+    return true;
+}
+
+std::string indexed(const char* array, std::size_t i) {
+    return std::string(array) + "[" + std::to_string(i) + "]";
+}
+
+// A parameter declaration, unnamed when the body does not read it (no -Wunused-parameter).
+std::string parameter(const char* type, const char* name, bool used) {
+    return std::string(type) + (used ? std::string(" ") + name : std::string());
+}
+
+class SourceWriter {
+  public:
+    SourceWriter(const ModelFunctions& f, Precision precision)
+        : f_(f), precision_(precision), w_(f.pool, precision) {}
+
+    std::string complete_parameters();
+    // rhs, jacobian, time_derivative, events, aux, observables: out[i] = roots[i]
+    std::string array_function(const char* name, const char* out, const std::vector<sym::NodeId>& roots);
+    std::string event_direction() const;
+    std::string apply_reset();
+
+  private:
+    void begin() {
+        w_.reset_usage();
+        w_.reset_temporaries();
+        body_.clear();
+    }
+    // `(real t, const real* y, const real* p, real* out)` with the unread ones unnamed
+    std::string standard_parameters(const char* out, bool out_used) const {
+        return parameter("real", "t", w_.used_time()) + ", " +
+               parameter("const real*", "y", w_.used_states()) + ", " +
+               parameter("const real*", "p", w_.used_params()) + ", " + parameter("real*", out, out_used);
+    }
+    std::string finish(const char* result, const char* name, const std::string& parameters) const {
+        return std::string("    BIF_HD static ") + result + " " + name + "(" + parameters + ") {\n" + body_ +
+               "    }\n";
+    }
+    void reset_case(std::size_t k);
+
+    const ModelFunctions& f_;
+    Precision precision_;
+    CppWriter w_;
+    std::string body_;
+};
+
+std::string SourceWriter::complete_parameters() {
+    begin();
+    // Dependency order: each derived slot is stored before a later formula reads it.
+    for (const detail::DerivedSlot& d : f_.derived) {
+        body_ += kBody + "{\n";
+        const std::size_t mark = w_.write_block(detail::lower(f_.pool, {d.formula}), kNested, body_);
+        body_ += kNested + indexed("p", d.slot) + " = " + w_.value(d.formula) + ";\n";
+        w_.end_scope(mark);
+        body_ += kBody + "}\n";
+    }
+    return finish("void", "complete_parameters", parameter("real*", "p", !f_.derived.empty()));
+}
+
+std::string SourceWriter::array_function(const char* name, const char* out,
+                                         const std::vector<sym::NodeId>& roots) {
+    begin();
+    // All values first, then the stores, so that no store can be seen by a later load.
+    const std::size_t mark = w_.write_block(detail::lower(f_.pool, roots), kBody, body_);
+    for (std::size_t i = 0; i < roots.size(); ++i)
+        body_ += kBody + indexed(out, i) + " = " + w_.value(roots[i]) + ";\n";
+    w_.end_scope(mark);
+    return finish("void", name, standard_parameters(out, !roots.empty()));
+}
+
+std::string SourceWriter::event_direction() const {
+    std::string body;
+    if (f_.event_directions.empty()) {
+        body = kBody + "return 0;\n";
+    } else {
+        body = kBody + "switch (k) {\n";
+        for (std::size_t k = 0; k < f_.event_directions.size(); ++k) {
+            body += kBody + "case " + std::to_string(k) + ": return " +
+                    std::to_string(f_.event_directions[k]) + ";\n";
+        }
+        body += kBody + "default: return 0;\n" + kBody + "}\n";
+    }
+    return "    BIF_HD static int event_direction(" + parameter("int", "k", !f_.event_directions.empty()) +
+           ") {\n" + body + "    }\n";
+}
+
+// One case of apply_reset: every value is computed, and slots read as values are copied, before
+// the first assignment (XPPAUT applies a global event's resets simultaneously).
+void SourceWriter::reset_case(std::size_t k) {
+    const std::vector<model::Reset>& resets = f_.resets[k];
+    std::vector<sym::NodeId> roots;
+    for (const model::Reset& r : resets)
+        roots.push_back(r.value);
+    body_ += kBody + "case " + std::to_string(k) + ": {\n";
+    const std::size_t mark = w_.write_block(detail::lower(f_.pool, roots), kNested, body_);
+    std::vector<std::string> values;
+    for (sym::NodeId r : roots) {
+        const sym::Op op = f_.pool.node(r).op;
+        const bool reads_slot = op == sym::Op::State || op == sym::Op::Param;
+        values.push_back(reads_slot ? w_.bind(w_.value(r), kNested, body_) : w_.value(r));
+    }
+    std::string stop;
+    bool param_reset = false;
+    for (std::size_t i = 0; i < resets.size(); ++i) {
+        const model::Reset& r = resets[i];
+        if (r.target == model::Reset::Target::State)
+            body_ += kNested + indexed("y", r.index) + " = " + values[i] + ";\n";
+        if (r.target == model::Reset::Target::Param) {
+            body_ += kNested + indexed("p", r.index) + " = " + values[i] + ";\n";
+            param_reset = true;
+        }
+        if (r.target == model::Reset::Target::Stop) {
+            stop += (stop.empty() ? "(" : " || (") + values[i] + " > " +
+                    detail::real_literal(0.0, precision_) + ")";
+        }
+    }
+    if (param_reset) body_ += kNested + "complete_parameters(p);\n";
+    body_ += kNested + "return " + (stop.empty() ? "false" : stop) + ";\n";
+    w_.end_scope(mark);
+    body_ += kBody + "}\n";
+}
+
+std::string SourceWriter::apply_reset() {
+    begin();
+    bool any = false;
+    for (std::size_t k = 0; k < f_.resets.size(); ++k)
+        any = any || !f_.resets[k].empty();
+    if (any) {
+        body_ += kBody + "switch (k) {\n";
+        for (std::size_t k = 0; k < f_.resets.size(); ++k) {
+            if (!f_.resets[k].empty()) reset_case(k);
+        }
+        body_ += kBody + "default: break;\n" + kBody + "}\n";
+    }
+    body_ += kBody + "return false;\n";
+    // apply_reset writes y and p whether or not a value reads them
+    const std::string params = parameter("int", "k", any) + ", " + parameter("real", "t", w_.used_time()) +
+                               ", " + parameter("real*", "y", any) + ", " + parameter("real*", "p", any);
+    return finish("bool", "apply_reset", params);
+}
+
+std::string constant_member(const char* name, std::size_t value) {
+    return std::string("    static constexpr int ") + name + " = " + std::to_string(value) + ";\n";
+}
+
+std::string size_function(const char* name, const char* constant) {
+    return std::string("    BIF_HD static constexpr int ") + name + "() { return " + constant + "; }\n";
+}
+
+} // namespace
+
+std::string generate_source(const Request& request) {
+    if (!is_identifier(request.type_name)) {
+        throw std::invalid_argument("codegen request: the type name is not a C++ identifier");
+    }
+    const ModelFunctions f = detail::collect_model_functions(request);
+    SourceWriter writer(f, request.precision);
+    std::string s;
+    s += "// Generated by Bifscope from a model; the contract is kernels/bif/model_contract.h.\n";
+    s += "#include \"bif/config.h\"\n\n";
+    s += "struct " + request.type_name + " {\n";
+    s += std::string("    using real = ") + (request.precision == Precision::Float ? "float" : "double") +
+         ";\n";
+    s += constant_member("num_states", f.rhs.size());
+    s += constant_member("num_params", static_cast<std::size_t>(f.num_params));
+    s += constant_member("num_param_slots", static_cast<std::size_t>(f.num_param_slots));
+    s += constant_member("num_events", f.events.size());
+    s += constant_member("num_aux", f.aux.size());
+    s += constant_member("num_observables", f.observables.size());
+    s += size_function("dimension", "num_states");
+    s += size_function("event_count", "num_events");
+    s += size_function("param_slot_count", "num_param_slots");
+    s += size_function("aux_count", "num_aux");
+    s += size_function("observable_count", "num_observables");
+    s += "\n" + writer.complete_parameters();
+    s += "\n" + writer.array_function("rhs", "dydt", f.rhs);
+    s += "\n" + writer.array_function("jacobian", "J", f.jacobian);
+    s += "\n" + writer.array_function("time_derivative", "dfdt", f.time_derivative);
+    s += "\n" + writer.array_function("events", "g", f.events);
+    s += "\n" + writer.event_direction();
+    s += "\n" + writer.apply_reset();
+    s += "\n" + writer.array_function("aux", "a", f.aux);
+    s += "\n" + writer.array_function("observables", "o", f.observables);
+    s += "};\n";
+    return s;
+}
+
+std::string source_hash(std::string_view text) {
+    // FNV-1a, 64 bit: offset basis 14695981039346656037, prime 1099511628211
+    std::uint64_t h = 14695981039346656037ULL;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+} // namespace bif::codegen
