@@ -1,0 +1,331 @@
+// The per-system integration driver, the same code for the CPU backend (a loop over systems) and
+// the CUDA kernel (one thread per system, the whole run inside one kernel):
+//
+//   SystemState<M> s = make_state<M>(t0, y0);          // once per system
+//   Dopri5<M> stepper;                                 // per system, kept while the system runs
+//   for each recording interval [.., t_k]:
+//       integrate(m, stepper, s, p, t_k, settings, events, observer);
+//       record s.y / accessories; stop when is_final(s.status)
+//
+// The adaptive step size, the controller memory and the event values are carried in s, so a new
+// interval neither restarts the step-size ramp nor misses a crossing at its boundary. A failed
+// system keeps a final status and stays at its last accepted point; nothing else is touched.
+//
+// Events: every accepted step is scanned for crossings; the earliest is located on the step's
+// dense output (bif/events.h), the observer sees the step up to it, then its resets are applied
+// (m.apply_reset). A reset that changes y or p ends the step there and integration restarts from
+// the event point; otherwise the rest of the same step is scanned for later crossings, so several
+// crossings within one step are handled in time order.
+//
+// Observer (a struct, no std::function):
+//   template <class View> BIF_HD void on_step(const View& v);  // each accepted step, or its part
+//       between events: v.t0, v.t1, v.y0, v.y1, v.p and v.state_at(t, out) for t in [t0, t1]
+//   template <class Hit> BIF_HD void on_event(const Hit& e);   // e.index, e.count, e.t,
+//       e.y_before (state at the crossing), e.y_after (after the resets), e.p (after the resets)
+#pragma once
+
+#include "bif/controlled_step.h"
+#include "bif/events.h"
+#include "bif/kernel_support.h"
+#include "bif/solver_settings.h"
+#include "bif/status.h"
+#include "bif/step_size.h"
+
+namespace bif {
+
+template <class Model>
+struct SystemState {
+    using real = typename Model::real;
+    static constexpr int N = Model::num_states;
+    static constexpr int E = capacity(Model::num_events);
+
+    real t = real(0);
+    real h = real(0); // step size carried to the next step and the next call (0: estimate)
+    real y[N] = {};
+    real g[E] = {};          // event functions at (t, y) when events_ready
+    int event_count[E] = {}; // crossings of each event since the state was made
+    int zone_steps = 0;      // consecutive accepted steps ending inside an event zone
+    int stop_event = -1;     // the event that stopped the system
+    unsigned long long accepted = 0;
+    unsigned long long rejected = 0;
+    Status status = Status::Ok;
+    bool events_ready = false;
+    StepController<real> control;
+};
+
+template <class Model>
+BIF_HD SystemState<Model> make_state(typename Model::real t0, const typename Model::real* y0, int n) {
+    SystemState<Model> s;
+    s.t = t0;
+    copy_n(y0, n, s.y);
+    return s;
+}
+
+// After the caller changed s.y or p between calls (a Lyapunov renormalisation, a new initial
+// condition): derivatives and event values are recomputed at the next call.
+template <class Model, class Stepper>
+BIF_HD void state_changed(SystemState<Model>& s, Stepper& stepper) {
+    s.events_ready = false;
+    stepper.ready = false;
+}
+
+struct NoObserver {
+    template <class View>
+    BIF_HD void on_step(const View&) {}
+    template <class Hit>
+    BIF_HD void on_event(const Hit&) {}
+};
+
+// One accepted step (or the part of it between two events) as observers see it.
+template <class Model, class Stepper>
+struct StepView {
+    using real = typename Model::real;
+    const Model& m;
+    const Stepper& stepper;
+    const real* p;
+    real t_start, h; // the whole accepted step [t_start, t_start + h]
+    const real* y_start;
+    const real* y_end;
+    real t_end;
+    real t0, t1; // this part of it
+    const real* y0;
+    const real* y1;
+
+    BIF_HD void state_at(real t, real* out) const {
+        if (t >= t_end) {
+            copy_n(y_end, m.dimension(), out);
+            return;
+        }
+        stepper.state_at((t - t_start) / h, h, y_start, y_end, m.dimension(), out);
+    }
+};
+
+template <class Real>
+struct EventHit {
+    int index;
+    int count;
+    Real t;
+    const Real* y_before;
+    const Real* y_after;
+    const Real* p;
+};
+
+namespace detail {
+
+enum class StepEnd : unsigned char { Continue, Truncated, Stopped };
+
+// Applies the resets of event k at (t, y) in place and tells the observer. Returns true when
+// the system must stop; `changed` is set when y or p changed.
+template <class Model, class Observer>
+BIF_HD bool fire_event(const Model& m, SystemState<Model>& s, int k, typename Model::real t,
+                       typename Model::real* y, typename Model::real* p, const int* stop_after, bool& changed,
+                       Observer& obs) {
+    using real = typename Model::real;
+    const int n = m.dimension();
+    const int np = m.param_slot_count();
+    real y_before[Model::num_states];
+    real p_before[capacity(Model::num_param_slots)];
+    copy_n(y, n, y_before);
+    copy_n(p, np, p_before);
+    int count = 0;
+    for (int i = 0; i < m.event_count(); ++i)
+        if (i == k) count = ++s.event_count[i];
+    bool stop = m.apply_reset(k, t, y, p);
+    for (int i = 0; i < n; ++i)
+        changed = changed || !(y[i] == y_before[i]);
+    for (int i = 0; i < np; ++i)
+        changed = changed || !(p[i] == p_before[i]);
+    obs.on_event(EventHit<real>{k, count, t, y_before, y, p});
+    const int limit = pick(stop_after, k, m.event_count());
+    stop = stop || (limit > 0 && count >= limit);
+    if (stop) s.stop_event = k;
+    return stop;
+}
+
+// Moves the system to (t, y) after an event ended the step there.
+template <class Model, class Stepper>
+BIF_HD StepEnd commit_event_point(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real t,
+                                  const typename Model::real* y, typename Model::real* p, bool stop) {
+    s.t = t;
+    copy_n(y, m.dimension(), s.y);
+    m.events(t, s.y, p, s.g);
+    if (stop) {
+        s.status = Status::StoppedByEvent;
+        return StepEnd::Stopped;
+    }
+    if (!all_finite(s.y, m.dimension()) || !st.start(m, s.t, s.y, p)) {
+        s.status = Status::NonFinite;
+        return StepEnd::Stopped;
+    }
+    return StepEnd::Truncated;
+}
+
+// Event handling for the accepted step [s.t, t_new] from s.y to y_new. On Continue, g_new holds
+// the event values at t_new; otherwise s has been moved to the event point.
+template <class Model, class Stepper, class Observer>
+BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
+                            typename Model::real h, typename Model::real t_new,
+                            const typename Model::real* y_new, typename Model::real* g_new,
+                            const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
+    using real = typename Model::real;
+    constexpr int N = Model::num_states;
+    constexpr int E = capacity(Model::num_events);
+    const int n = m.dimension();
+    const int ne = m.event_count();
+    StepView<Model, Stepper> view{m, st, p, s.t, h, s.y, y_new, t_new, s.t, t_new, s.y, y_new};
+    m.events(t_new, y_new, p, g_new);
+    bool any = false;
+    BIF_UNROLL
+    for (int k = 0; k < ne; ++k)
+        any = any || event_crossed(m.event_direction(k), s.g[k], g_new[k]) ||
+              (m.event_direction(k) == 0 && g_new[k] == real(0));
+    if (!any) {
+        obs.on_step(view);
+        return StepEnd::Continue;
+    }
+    real ya[N], ga[E], yb[N], gb[E], yc[N], gc[E];
+    copy_n(s.y, n, ya);
+    copy_n(s.g, ne, ga);
+    real ta = s.t;
+    for (;;) {
+        // the earliest located crossing in (ta, t_new]
+        int first = -1;
+        real t_first = t_new;
+        for (int k = 0; k < ne; ++k) {
+            const int dir = m.event_direction(k);
+            const real gak = pick(ga, k, ne);
+            const real gnk = pick(g_new, k, ne);
+            if (!event_crossed(dir, gak, gnk)) continue;
+            copy_n(y_new, n, yc);
+            copy_n(g_new, ne, gc);
+            const real tc =
+                locate_crossing(m, view, p, k, ta, gak, t_new, gnk, pick(ev.tolerance, k, ne), yc, gc);
+            if (first < 0 || tc < t_first) {
+                first = k;
+                t_first = tc;
+                copy_n(yc, n, yb);
+                copy_n(gc, ne, gb);
+            }
+        }
+        if (first < 0) break;
+        view.t0 = ta;
+        view.y0 = ya;
+        view.t1 = t_first;
+        view.y1 = yb;
+        obs.on_step(view);
+        // the located event, then any other event that crossed by the same point, in index order
+        bool changed = false, stop = false;
+        stop = fire_event(m, s, first, t_first, yb, p, ev.stop_after, changed, obs);
+        for (int k = 0; k < ne; ++k)
+            if (k != first && event_crossed(m.event_direction(k), pick(ga, k, ne), pick(gb, k, ne)))
+                stop = fire_event(m, s, k, t_first, yb, p, ev.stop_after, changed, obs) || stop;
+        if (stop || changed) return commit_event_point(m, st, s, t_first, yb, p, stop);
+        ta = t_first;
+        copy_n(yb, n, ya);
+        copy_n(gb, ne, ga);
+    }
+    view.t0 = ta;
+    view.y0 = ya;
+    view.t1 = t_new;
+    view.y1 = y_new;
+    obs.on_step(view);
+    // XPPAUT's sign-0 events: g exactly zero at the step end
+    bool changed = false, stop = false;
+    copy_n(y_new, n, yb);
+    for (int k = 0; k < ne; ++k)
+        if (m.event_direction(k) == 0 && pick(g_new, k, ne) == real(0))
+            stop = fire_event(m, s, k, t_new, yb, p, ev.stop_after, changed, obs) || stop;
+    if (stop || changed) return commit_event_point(m, st, s, t_new, yb, p, stop);
+    return StepEnd::Continue;
+}
+
+// MPGOS's equilibrium guard: count consecutive steps that end inside some event zone.
+template <class Model>
+BIF_HD bool settled_in_event_zone(const Model& m, SystemState<Model>& s,
+                                  const EventSettings<typename Model::real, Model::num_events>& ev) {
+    if (ev.equilibrium_steps <= 0) return false;
+    int inside = -1;
+    BIF_UNROLL
+    for (int k = 0; k < m.event_count(); ++k)
+        if (inside < 0 && m::fabs(s.g[k]) <= ev.tolerance[k]) inside = k;
+    s.zone_steps = inside >= 0 ? s.zone_steps + 1 : 0;
+    if (s.zone_steps < ev.equilibrium_steps) return false;
+    s.stop_event = inside;
+    return true;
+}
+
+template <class Model>
+BIF_HD Status finish(SystemState<Model>& s, Status status) {
+    s.status = status;
+    return status;
+}
+
+} // namespace detail
+
+// Integrates one system from s.t to t_end (t_end > s.t; nothing happens otherwise).
+template <class Model, class Stepper, class Observer>
+BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
+                        typename Model::real t_end,
+                        const SolverSettings<typename Model::real, Model::num_states>& set,
+                        const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
+    using real = typename Model::real;
+    constexpr int N = Model::num_states;
+    const int n = m.dimension();
+    if (is_final(s.status)) return s.status;
+    s.status = Status::Running;
+    if (!st.ready && !st.start(m, s.t, s.y, p)) return detail::finish(s, Status::NonFinite);
+    if (!s.events_ready) {
+        m.events(s.t, s.y, p, s.g);
+        s.events_ready = true;
+    }
+    if (!(s.h > real(0)))
+        s.h = set.initial_step > real(0)
+                  ? set.initial_step
+                  : starting_step(m, s.t, s.y, p, st.f0, Stepper::order, t_end - s.t, set);
+    real y_new[N];
+    real g_new[capacity(Model::num_events)];
+    for (int attempts = 0; s.t < t_end; ++attempts) {
+        if (attempts >= set.max_steps) return detail::finish(s, Status::StepBudgetSpent);
+        real h = set.max_step > real(0) ? min_of(s.h, set.max_step) : s.h;
+        // the last step ends exactly at t_end (stretched by up to 1% rather than leaving a sliver)
+        const bool last = s.t + real(1.01) * h >= t_end;
+        if (last) h = t_end - s.t;
+        const real h_asked = h;
+        real h_next = h;
+        const StepVerdict verdict = controlled_step(st, s.control, m, s.t, s.y, p, h, h_next, y_new, set);
+        if (verdict == StepVerdict::Rejected) {
+            ++s.rejected;
+            s.h = h_next;
+            continue;
+        }
+        if (verdict == StepVerdict::Underflow) return detail::finish(s, Status::StepUnderflow);
+        if (verdict == StepVerdict::NonFinite) return detail::finish(s, Status::NonFinite);
+        ++s.accepted;
+        const bool reached_end = last && h == h_asked;
+        const real t_new = reached_end ? t_end : s.t + h;
+        st.accept(m, s.t, s.y, p, h, y_new);
+        const detail::StepEnd end = detail::process_step(m, st, s, p, h, t_new, y_new, g_new, ev, obs);
+        if (end == detail::StepEnd::Stopped) return s.status;
+        // a step shortened to reach t_end does not shrink the size carried on
+        s.h = (reached_end && h_next >= h) ? max_of(h_next, s.h) : h_next;
+        if (end == detail::StepEnd::Continue) {
+            s.t = t_new;
+            copy_n(y_new, n, s.y);
+            copy_n(g_new, m.event_count(), s.g);
+            st.advance(n);
+        }
+        if (detail::settled_in_event_zone(m, s, ev)) return detail::finish(s, Status::StoppedByEvent);
+    }
+    return detail::finish(s, Status::Ok);
+}
+
+template <class Model, class Stepper>
+BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
+                        typename Model::real t_end,
+                        const SolverSettings<typename Model::real, Model::num_states>& set) {
+    EventSettings<typename Model::real, Model::num_events> ev;
+    NoObserver obs;
+    return integrate(m, st, s, p, t_end, set, ev, obs);
+}
+
+} // namespace bif

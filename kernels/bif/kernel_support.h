@@ -1,0 +1,69 @@
+// Small building blocks shared by every integrator header: an unroll hint that only CUDA sees,
+// machine epsilon without <limits> (not available under NVRTC), array capacities for sizes that
+// may be zero, and min/max/abs that do not depend on <algorithm>.
+#pragma once
+
+#include "bif/config.h"
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define BIF_PRAGMA(x) _Pragma(#x)
+#define BIF_UNROLL _Pragma("unroll")
+// Unrolls only while `limit` (a constant expression, template arguments allowed) is > 1: the
+// O(N^3) loops of a dense LU are unrolled for small systems and left as loops for large ones.
+#define BIF_UNROLL_IF(limit) BIF_PRAGMA(unroll(limit))
+#else
+#define BIF_UNROLL
+#define BIF_UNROLL_IF(limit)
+#endif
+
+namespace bif {
+
+// Unit roundoff of the working precision (IEEE binary32 / binary64 machine epsilon).
+template <class Real>
+BIF_HD constexpr Real epsilon() {
+    return sizeof(Real) == 4 ? Real(1.1920928955078125e-7) : Real(2.220446049250313080847e-16);
+}
+
+// The error an attempt reports when it cannot produce a step (a singular iteration matrix): large
+// enough for the controller to shrink the step as far as it may, yet finite (not a NaN state).
+template <class Real>
+BIF_HD constexpr Real failed_step_error() {
+    return Real(1e30);
+}
+
+// A C array needs at least one element; models may have no events or observables.
+BIF_HD constexpr int capacity(int n) {
+    return n > 0 ? n : 1;
+}
+
+template <class Real>
+BIF_HD BIF_FORCEINLINE Real min_of(Real a, Real b) {
+    return a < b ? a : b;
+}
+template <class Real>
+BIF_HD BIF_FORCEINLINE Real max_of(Real a, Real b) {
+    return a > b ? a : b;
+}
+template <class Real>
+BIF_HD BIF_FORCEINLINE Real abs_of(Real a) {
+    return a < Real(0) ? -a : a;
+}
+
+// dst[i] = src[i] for i < n; with n a compile-time constant the loop unrolls into register moves.
+template <class Real>
+BIF_HD BIF_FORCEINLINE void copy_n(const Real* src, int n, Real* dst) {
+    BIF_UNROLL
+    for (int i = 0; i < n; ++i)
+        dst[i] = src[i];
+}
+
+template <class Real>
+BIF_HD BIF_FORCEINLINE bool all_finite(const Real* v, int n) {
+    bool ok = true;
+    BIF_UNROLL
+    for (int i = 0; i < n; ++i)
+        ok = ok && m::is_finite(v[i]);
+    return ok;
+}
+
+} // namespace bif

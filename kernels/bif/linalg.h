@@ -1,0 +1,98 @@
+// Dense LU factorisation with partial pivoting for the small linear systems of Rosenbrock
+// methods, in fixed-size arrays (row-major, row stride N = the array capacity; n <= N used).
+//
+// Rows are swapped with selects over compile-time row indices instead of indexing with the
+// run-time pivot, so that after unrolling the matrix can live in registers. Loops unroll while
+// N <= kUnrollLimit; larger systems keep loops (their matrices spill to local memory anyway).
+#pragma once
+
+#include "bif/kernel_support.h"
+
+namespace bif {
+
+inline constexpr int kUnrollLimit = 12;
+
+// Factors A = P L U in place (unit lower L below the diagonal, U on and above it).
+// piv[k] is the row exchanged with row k at elimination step k. Returns false when a pivot is
+// zero or not finite (a singular or NaN matrix); A is then partially overwritten.
+template <int N, class Real>
+BIF_HD bool lu_factor(Real* a, int n, int* piv) {
+    [[maybe_unused]] constexpr int unroll = N <= kUnrollLimit ? N : 1;
+    bool ok = true;
+    BIF_UNROLL_IF(unroll)
+    for (int k = 0; k < n; ++k) {
+        // pivot: the largest |a_rk| for r >= k
+        int p = k;
+        Real best = m::fabs(a[k * N + k]);
+        BIF_UNROLL_IF(unroll)
+        for (int r = k + 1; r < n; ++r) {
+            const Real v = m::fabs(a[r * N + k]);
+            if (v > best) {
+                best = v;
+                p = r;
+            }
+        }
+        piv[k] = p;
+        ok = ok && best > Real(0) && m::is_finite(best);
+        // swap rows k and p
+        BIF_UNROLL_IF(unroll)
+        for (int r = k + 1; r < n; ++r) {
+            const bool swap = r == p;
+            BIF_UNROLL_IF(unroll)
+            for (int c = 0; c < n; ++c) {
+                const Real top = a[k * N + c];
+                const Real low = a[r * N + c];
+                a[k * N + c] = swap ? low : top;
+                a[r * N + c] = swap ? top : low;
+            }
+        }
+        const Real inv = ok ? Real(1) / a[k * N + k] : Real(0);
+        // l_rk = a_rk / a_kk;  a_rc -= l_rk * a_kc  for r, c > k
+        BIF_UNROLL_IF(unroll)
+        for (int r = k + 1; r < n; ++r) {
+            const Real l = a[r * N + k] * inv;
+            a[r * N + k] = l;
+            BIF_UNROLL_IF(unroll)
+            for (int c = k + 1; c < n; ++c)
+                a[r * N + c] -= l * a[k * N + c];
+        }
+    }
+    return ok;
+}
+
+// Solves A x = b with the factors of lu_factor; b is overwritten with x.
+template <int N, class Real>
+BIF_HD void lu_solve(const Real* a, int n, const int* piv, Real* b) {
+    [[maybe_unused]] constexpr int unroll = N <= kUnrollLimit ? N : 1;
+    // b = P b: the row exchanges in the order they were made (the stored L is in final row order)
+    BIF_UNROLL_IF(unroll)
+    for (int k = 0; k < n; ++k) {
+        const int p = piv[k];
+        BIF_UNROLL_IF(unroll)
+        for (int r = k + 1; r < n; ++r) {
+            const bool swap = r == p;
+            const Real bk = b[k];
+            const Real br = b[r];
+            b[k] = swap ? br : bk;
+            b[r] = swap ? bk : br;
+        }
+    }
+    // forward substitution with unit L: b_r -= l_rk b_k
+    BIF_UNROLL_IF(unroll)
+    for (int k = 0; k < n; ++k) {
+        BIF_UNROLL_IF(unroll)
+        for (int r = k + 1; r < n; ++r)
+            b[r] -= a[r * N + k] * b[k];
+    }
+    // back substitution: x_r = (b_r - sum_{c>r} u_rc x_c) / u_rr
+    BIF_UNROLL_IF(unroll)
+    for (int r = n - 1; r >= 0; --r) {
+        Real s = b[r];
+        BIF_UNROLL_IF(unroll)
+        for (int c = r + 1; c < n; ++c)
+            s -= a[r * N + c] * b[c];
+        b[r] = s / a[r * N + r];
+    }
+}
+
+} // namespace bif

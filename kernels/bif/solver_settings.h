@@ -1,0 +1,55 @@
+// Settings shared by every system of an ensemble (one copy per launch, never per thread).
+// Tolerances are per component; set_tolerances() fills them with scalars. The struct is
+// trivially copyable so that it can be passed by value as a CUDA kernel argument.
+#pragma once
+
+#include "bif/config.h"
+
+namespace bif {
+
+enum class ErrorNorm : unsigned char {
+    Rms, // sqrt(mean((err_i / sc_i)^2)), Hairer's DOPRI5/RODAS and Sommeijer's RKC
+    Max, // max |err_i / sc_i|, MPGOS
+};
+
+// N = Model::num_states (the array capacity).
+template <class Real, int N>
+struct SolverSettings {
+    Real rtol[N] = {};
+    Real atol[N] = {};
+    Real initial_step = Real(0); // 0: estimated (Hairer, Norsett & Wanner I, II.4); fixed step size otherwise
+    Real min_step = Real(0);     // below this (or below 16 ulp of t) a rejected step reports StepUnderflow
+    Real max_step = Real(0);     // 0: unbounded
+    Real safety = Real(0.9);     // h_new = safety * h * err^(-1/(q+1))
+    Real max_growth = Real(5);   // h_new <= max_growth * h
+    Real max_shrink = Real(0.2); // h_new >= max_shrink * h
+    Real pi_beta = Real(0);      // Gustafsson PI controller weight of the previous error (0: I controller)
+    int max_steps = 1000000;     // attempted steps (accepted + rejected) allowed in one integrate() call
+    bool adaptive = true;        // false: every method steps with initial_step, no error control
+    ErrorNorm norm = ErrorNorm::Rms;
+
+    BIF_HD void set_tolerances(Real relative, Real absolute) {
+        for (int i = 0; i < N; ++i) {
+            rtol[i] = relative;
+            atol[i] = absolute;
+        }
+    }
+};
+
+template <class Real, int N>
+BIF_HD SolverSettings<Real, N> make_settings(Real relative, Real absolute) {
+    SolverSettings<Real, N> s;
+    s.set_tolerances(relative, absolute);
+    return s;
+}
+
+template <class Real, int N>
+BIF_HD SolverSettings<Real, N> fixed_step_settings(Real h) {
+    SolverSettings<Real, N> s;
+    s.set_tolerances(Real(1), Real(1));
+    s.adaptive = false;
+    s.initial_step = h;
+    return s;
+}
+
+} // namespace bif

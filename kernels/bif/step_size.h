@@ -1,0 +1,95 @@
+// Step-size selection: the elementary (I) or Gustafsson PI controller and the starting step.
+//
+//   h_new = h * clamp(safety * err^(-alpha) * err_prev^(beta), max_shrink, max_growth)
+//   alpha = 1/(q+1) - 0.75*beta,  q = order of the error estimate
+// (Hairer & Wanner, Solving ODEs II, IV.2 eq. (2.43c); with beta = 0 the classic I controller of
+// Hairer, Norsett & Wanner I, II.4 eq. (4.13)). After a rejection the next step may not grow.
+#pragma once
+
+#include "bif/error_norm.h"
+#include "bif/kernel_support.h"
+#include "bif/solver_settings.h"
+
+namespace bif {
+
+// Per-system controller memory, carried across calls together with the step size.
+template <class Real>
+struct StepController {
+    Real err_prev = Real(1);
+    bool rejected_last = false;
+};
+
+// Proposed next step after an accepted step of size h with scaled error err (<= 1).
+template <class Real, int N>
+BIF_HD Real step_after_accept(StepController<Real>& c, Real h, Real err, int error_order,
+                              const SolverSettings<Real, N>& s) {
+    const Real alpha = Real(1) / Real(error_order + 1) - Real(0.75) * s.pi_beta;
+    const Real e = max_of(err, Real(1e-10));
+    // fac = safety * err^(-alpha) * err_prev^(beta)
+    Real fac = s.safety * m::pow(e, -alpha);
+    if (s.pi_beta > Real(0)) fac *= m::pow(c.err_prev, s.pi_beta);
+    fac = min_of(max_of(fac, s.max_shrink), s.max_growth);
+    if (c.rejected_last) fac = min_of(fac, Real(1));
+    c.err_prev = max_of(err, Real(1e-4));
+    c.rejected_last = false;
+    return h * fac;
+}
+
+// Retry size after a rejected step (err > 1, or not finite: then shrink as far as allowed).
+template <class Real, int N>
+BIF_HD Real step_after_reject(StepController<Real>& c, Real h, Real err, int error_order,
+                              const SolverSettings<Real, N>& s) {
+    c.rejected_last = true;
+    if (!m::is_finite(err)) return h * s.max_shrink;
+    // fac = safety * err^(-1/(q+1)), bounded below
+    const Real fac = s.safety * m::pow(err, -Real(1) / Real(error_order + 1));
+    return h * min_of(max_of(fac, s.max_shrink), Real(1));
+}
+
+// Smallest step that still changes t: the user's min_step or 16 ulp of |t|.
+template <class Real, int N>
+BIF_HD Real min_step_at(Real t, const SolverSettings<Real, N>& s) {
+    return max_of(s.min_step, Real(16) * epsilon<Real>() * m::fabs(t));
+}
+
+// Starting step (Hairer, Norsett & Wanner I, II.4, "Starting step size"):
+//   d0 = ||y0/sc||, d1 = ||f0/sc||, h0 = 0.01 d0/d1, y1 = y0 + h0 f0,
+//   d2 = ||(f(t0+h0, y1) - f0)/sc|| / h0, h1 = (0.01/max(d1, d2))^(1/(p+1)), h = min(100 h0, h1).
+// One extra right-hand side evaluation; p is the order of the method.
+template <class Model, int N>
+BIF_HD typename Model::real
+starting_step(const Model& m, typename Model::real t, const typename Model::real* y,
+              const typename Model::real* p, const typename Model::real* f0, int order,
+              typename Model::real span, const SolverSettings<typename Model::real, N>& s) {
+    using real = typename Model::real;
+    const int n = m.dimension();
+    real zero[Model::num_states];
+    BIF_UNROLL
+    for (int i = 0; i < Model::num_states; ++i)
+        zero[i] = real(0);
+    const ErrorNorm rms = ErrorNorm::Rms;
+    const real d0 = scaled_error(y, zero, y, n, s, rms);
+    const real d1 = scaled_error(y, zero, f0, n, s, rms);
+    real h0 = (d0 < real(1e-5) || d1 < real(1e-5)) ? real(1e-6) : real(0.01) * d0 / d1;
+    h0 = min_of(h0, span);
+    if (s.max_step > real(0)) h0 = min_of(h0, s.max_step);
+    real y1[Model::num_states];
+    real f1[Model::num_states];
+    BIF_UNROLL
+    for (int i = 0; i < n; ++i)
+        y1[i] = y[i] + h0 * f0[i];
+    m.rhs(t + h0, y1, p, f1);
+    BIF_UNROLL
+    for (int i = 0; i < n; ++i)
+        f1[i] -= f0[i];
+    const real d2 = scaled_error(y, zero, f1, n, s, rms) / h0;
+    const real dmax = max_of(d1, d2);
+    const real h1 = dmax <= real(1e-15) ? max_of(real(1e-6), h0 * real(1e-3))
+                                        : m::pow(real(0.01) / dmax, real(1) / real(order + 1));
+    real h = min_of(real(100) * h0, h1);
+    if (!m::is_finite(h) || h <= real(0)) h = h0;
+    if (s.max_step > real(0)) h = min_of(h, s.max_step);
+    return min_of(h, span);
+}
+
+} // namespace bif
