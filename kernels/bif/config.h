@@ -22,34 +22,18 @@ namespace bif::m {
 
 #if defined(__CUDACC_RTC__) || defined(__CUDACC__)
 #define BIF_MATH1(name, fname, dname)                                                                        \
-    BIF_HD BIF_FORCEINLINE float name(float x) {                                                             \
-        return ::fname(x);                                                                                   \
-    }                                                                                                        \
-    BIF_HD BIF_FORCEINLINE double name(double x) {                                                           \
-        return ::dname(x);                                                                                   \
-    }
+    BIF_HD BIF_FORCEINLINE float name(float x) { return ::fname(x); }                                        \
+    BIF_HD BIF_FORCEINLINE double name(double x) { return ::dname(x); }
 #define BIF_MATH2(name, fname, dname)                                                                        \
-    BIF_HD BIF_FORCEINLINE float name(float x, float y) {                                                    \
-        return ::fname(x, y);                                                                                \
-    }                                                                                                        \
-    BIF_HD BIF_FORCEINLINE double name(double x, double y) {                                                 \
-        return ::dname(x, y);                                                                                \
-    }
+    BIF_HD BIF_FORCEINLINE float name(float x, float y) { return ::fname(x, y); }                            \
+    BIF_HD BIF_FORCEINLINE double name(double x, double y) { return ::dname(x, y); }
 #else
 #define BIF_MATH1(name, fname, dname)                                                                        \
-    inline float name(float x) {                                                                             \
-        return std::dname(x);                                                                                \
-    }                                                                                                        \
-    inline double name(double x) {                                                                           \
-        return std::dname(x);                                                                                \
-    }
+    inline float name(float x) { return std::dname(x); }                                                     \
+    inline double name(double x) { return std::dname(x); }
 #define BIF_MATH2(name, fname, dname)                                                                        \
-    inline float name(float x, float y) {                                                                    \
-        return std::dname(x, y);                                                                             \
-    }                                                                                                        \
-    inline double name(double x, double y) {                                                                 \
-        return std::dname(x, y);                                                                             \
-    }
+    inline float name(float x, float y) { return std::dname(x, y); }                                         \
+    inline double name(double x, double y) { return std::dname(x, y); }
 #endif
 
 BIF_MATH1(sin, sinf, sin)
@@ -79,25 +63,15 @@ BIF_MATH2(fmax, fmaxf, fmax)
 #undef BIF_MATH2
 
 template <class Real>
-BIF_HD BIF_FORCEINLINE Real heav(Real x) {
-    return x >= Real(0) ? Real(1) : Real(0);
-}
+BIF_HD BIF_FORCEINLINE Real heav(Real x) { return x >= Real(0) ? Real(1) : Real(0); }
 template <class Real>
-BIF_HD BIF_FORCEINLINE Real sign(Real x) {
-    return x > Real(0) ? Real(1) : (x < Real(0) ? Real(-1) : Real(0));
-}
+BIF_HD BIF_FORCEINLINE Real sign(Real x) { return x > Real(0) ? Real(1) : (x < Real(0) ? Real(-1) : Real(0)); }
 // XPPAUT's mod: a - b*floor(a/b), so mod(-1,3) = 2.
 template <class Real>
-BIF_HD BIF_FORCEINLINE Real mod(Real a, Real b) {
-    return a - b * floor(a / b);
-}
+BIF_HD BIF_FORCEINLINE Real mod(Real a, Real b) { return a - b * floor(a / b); }
 template <class Real>
-BIF_HD BIF_FORCEINLINE Real truth(bool c) {
-    return c ? Real(1) : Real(0);
-}
+BIF_HD BIF_FORCEINLINE Real truth(bool c) { return c ? Real(1) : Real(0); }
 template <class Real>
-BIF_HD BIF_FORCEINLINE bool is_finite(Real x) {
-    return x - x == Real(0);
-}
+BIF_HD BIF_FORCEINLINE bool is_finite(Real x) { return x - x == Real(0); }
 
 } // namespace bif::m
