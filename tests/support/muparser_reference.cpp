@@ -3,6 +3,7 @@
 #include "ode_text_reader.h"
 #include "xpp_to_muparser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <deque>
@@ -382,11 +383,17 @@ void MuparserReference::events(double t, const double* y, const double* p, doubl
 
 void MuparserReference::apply_event(std::size_t k, double t, double* y, double* p) {
     impl_->bind(t, y, p);
-    std::vector<double> values;
-    for (auto& r : impl_->resets.at(k))
-        values.push_back(r.value->Eval());
-    for (std::size_t i = 0; i < values.size(); ++i)
-        *impl_->resets[k][i].target = values[i];
+    std::vector<std::pair<double*, double>> parameter_assignments;
+    for (auto& r : impl_->resets.at(k)) {
+        const double value = r.value->Eval();
+        const auto& states = impl_->state_slots;
+        if (std::find(states.begin(), states.end(), r.target) != states.end())
+            *r.target = value; // seen by the resets written after it
+        else
+            parameter_assignments.emplace_back(r.target, value);
+    }
+    for (const auto& [slot, value] : parameter_assignments)
+        *slot = value;
     for (std::size_t i = 0; i < impl_->state_slots.size(); ++i)
         y[i] = *impl_->state_slots[i];
     for (std::size_t i = 0; i < impl_->parameter_slots.size(); ++i)

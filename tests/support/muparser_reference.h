@@ -54,8 +54,10 @@ class MuparserReference {
     std::size_t num_events() const;
     int event_direction(std::size_t k) const;
     void events(double t, const double* y, const double* p, double* conditions);
-    // Applies the resets of event k as XPPAUT does: every value is computed before any
-    // assignment; targets are states (y) or user parameters (p).
+    // Applies the resets of event k as XPPAUT 6.11 does (checked by running it): in written
+    // order, a state reset takes effect at once, so later resets see it ({x=0;y=x+1} gives y=1),
+    // while parameter resets are all computed first and assigned at the end ({a=0;b=a+1} gives
+    // b = old a + 1). Targets are states (y) or user parameters (p).
     void apply_event(std::size_t k, double t, double* y, double* p);
 
     // Evaluates any XPPAUT formula in the model's context (states, parameters, derived and fixed

@@ -162,6 +162,18 @@ TEST_CASE("Relief valve impact law resets as MPGOS Eqs. (32)-(34)", "[muparser_r
     CHECK(y[2] == 12.0);
 }
 
+TEST_CASE("Event resets follow XPPAUT 6.11: states at once, parameters at the end", "[muparser_reference]") {
+    // Observed with XPPAUT 6.11: {x=0;y=x+1} leaves y = 1, {a=0;b=a+1} leaves b = old a + 1.
+    auto model = from_text("# t\nx'=1\ny'=0\npar a=3,b=0\nglobal 1 x-0.55 {x=0;y=x+1;a=0;b=a+1}\n");
+    double y[] = {0.55, 5.0};
+    double p[] = {3.0, 0.0};
+    model.apply_event(0, 0.55, y, p);
+    CHECK(y[0] == 0.0);
+    CHECK(y[1] == 1.0);
+    CHECK(p[0] == 0.0);
+    CHECK(p[1] == 4.0);
+}
+
 TEST_CASE("Pleiades: arrays and user functions give Newtonian gravity with masses i",
           "[muparser_reference]") {
     auto model = load_bundled("pleiades.ode");
