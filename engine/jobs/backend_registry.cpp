@@ -1,0 +1,56 @@
+#include "engine/jobs/backend_registry.h"
+
+namespace bif::jobs {
+
+void BackendRegistry::add(std::shared_ptr<study::Backend> backend) {
+    backends_.push_back(std::move(backend));
+}
+
+std::shared_ptr<study::Backend> BackendRegistry::find(const std::string& name) const {
+    for (const auto& b : backends_)
+        if (b->name() == name) return b;
+    return nullptr;
+}
+
+namespace {
+
+// The backend's reason it cannot run, or an empty string when it can.
+std::string why_not(const study::Backend& backend, const study::ResolvedStudy& study) {
+    study::Availability a = backend.availability();
+    if (!a.available) return a.reason.empty() ? "not available" : a.reason;
+    a = backend.supports(study);
+    if (!a.available) return a.reason.empty() ? "does not support this study" : a.reason;
+    return {};
+}
+
+} // namespace
+
+BackendSelection BackendRegistry::select(study::BackendChoice choice,
+                                         const study::ResolvedStudy& study) const {
+    BackendSelection selection;
+    if (choice != study::BackendChoice::Cpu) {
+        if (auto cuda = find("cuda")) {
+            const std::string reason = why_not(*cuda, study);
+            if (reason.empty()) {
+                selection.backend = cuda;
+                return selection;
+            }
+            selection.notes.push_back("cuda: " + reason + "; running on the CPU");
+        } else if (choice == study::BackendChoice::Cuda) {
+            selection.notes.push_back("cuda: this build has no CUDA backend; running on the CPU");
+        }
+    }
+    auto cpu = find("cpu");
+    if (!cpu) {
+        selection.failure = "this build has no CPU backend";
+        return selection;
+    }
+    if (const std::string reason = why_not(*cpu, study); !reason.empty()) {
+        selection.failure = "cpu: " + reason;
+        return selection;
+    }
+    selection.backend = cpu;
+    return selection;
+}
+
+} // namespace bif::jobs

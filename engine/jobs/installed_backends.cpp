@@ -1,0 +1,25 @@
+#include "engine/jobs/installed_backends.h"
+
+// Each stage that offers a backend declares its factory in <stage>_backend.h; CMake defines
+// BIFSCOPE_HAVE_<STAGE>_BACKEND when that header exists.
+#if BIFSCOPE_HAVE_CPU_BACKEND
+#include "engine/cpu/cpu_backend.h"
+#endif
+#if BIFSCOPE_HAVE_CUDA_BACKEND
+#include "engine/cuda/cuda_backend.h"
+#endif
+
+namespace bif::jobs {
+
+BackendRegistry installed_backends() {
+    BackendRegistry registry;
+#if BIFSCOPE_HAVE_CPU_BACKEND
+    registry.add(bif::cpu::make_cpu_backend());
+#endif
+#if BIFSCOPE_HAVE_CUDA_BACKEND
+    registry.add(bif::cuda::make_cuda_backend());
+#endif
+    return registry;
+}
+
+} // namespace bif::jobs

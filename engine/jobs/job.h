@@ -1,0 +1,91 @@
+// The job API that the GUI and the command line use to run studies.
+//
+//   auto job = bif::jobs::submit(registry, resolved_study, options);   // starts a worker thread
+//   job->cancel();                  // from any thread; honoured within 100 ms by conforming backends
+//   job->wait();                    // or wait_for(timeout), or the on_finished callback
+//   std::shared_ptr<const Result> r = job->result();
+//
+// Progress and completion callbacks run on the job's worker thread: a GUI forwards them to its own
+// thread (a queued signal). Progress never goes backwards; the result is an immutable snapshot
+// that stays valid however long anyone holds it. Destroying the last handle of a running job
+// cancels it and waits for its thread.
+#pragma once
+
+#include "engine/jobs/backend_registry.h"
+#include "engine/study/backend.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace bif::jobs {
+
+enum class JobState {
+    Running,
+    Succeeded, // the result is complete
+    Cancelled, // the result holds what was done before the cancel (info.complete == false)
+    Failed,    // no result; failure() says why (no backend, a toolchain error, ...)
+};
+const char* name_of(JobState state);
+
+struct JobOptions {
+    std::optional<study::BackendChoice> backend; // unset: the study's "backend"
+    unsigned threads = 0;                        // 0: all hardware threads
+    std::size_t memory_budget_bytes = 0;         // 0: a quarter of the physical memory
+    std::chrono::milliseconds progress_interval{100};
+    study::ProgressSink on_progress;           // worker thread
+    std::function<void(JobState)> on_finished; // worker thread, after result() and state() are set
+};
+
+class Job {
+  public:
+    Job(const Job&) = delete;
+    Job& operator=(const Job&) = delete;
+    ~Job();
+
+    void cancel() noexcept;
+    bool cancel_requested() const noexcept { return cancel_.load(); }
+
+    JobState state() const;
+    bool finished() const { return state() != JobState::Running; }
+    void wait() const;
+    // True when the job finished within the timeout.
+    bool wait_for(std::chrono::milliseconds timeout) const;
+
+    study::Progress progress() const;
+    // Set when the state is Succeeded or Cancelled; null while running and after a failure.
+    std::shared_ptr<const study::Result> result() const;
+    std::string failure() const;
+    const study::ResolvedStudy& study() const { return *study_; }
+
+  private:
+    friend std::shared_ptr<Job> submit(const BackendRegistry&, std::shared_ptr<const study::ResolvedStudy>,
+                                       JobOptions);
+    Job(std::shared_ptr<const study::ResolvedStudy> study, JobOptions options);
+    void run(BackendRegistry registry);
+    void finish(JobState state, std::shared_ptr<const study::Result> result, std::string failure);
+
+    std::shared_ptr<const study::ResolvedStudy> study_;
+    JobOptions options_;
+    std::atomic<bool> cancel_{false};
+    mutable std::mutex mutex_;
+    mutable std::condition_variable finished_;
+    JobState state_ = JobState::Running;
+    study::Progress progress_;
+    std::shared_ptr<const study::Result> result_;
+    std::string failure_;
+    std::thread thread_;
+};
+
+// Starts running `study` on a worker thread with the backend the registry selects for it. The
+// registry is copied (backends are shared), so it need not outlive the job.
+std::shared_ptr<Job> submit(const BackendRegistry& registry,
+                            std::shared_ptr<const study::ResolvedStudy> study, JobOptions options = {});
+
+} // namespace bif::jobs

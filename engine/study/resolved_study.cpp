@@ -1,0 +1,139 @@
+#include "engine/study/resolved_study.h"
+
+#include "engine/model/parse.h"
+#include "engine/study/resolve_parts.h"
+#include "engine/study/study_checks.h"
+#include "engine/study/study_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace bif::study {
+
+namespace {
+
+std::optional<model::Model> load_model(const Study& study, const std::string& base_directory,
+                                       Problems& problems) {
+    model::ParseResult parsed;
+    if (!study.model.path.empty()) {
+        std::filesystem::path path(study.model.path);
+        if (path.is_relative() && !base_directory.empty())
+            path = std::filesystem::path(base_directory) / path;
+        parsed = model::load_model_file(path.string());
+    } else {
+        parsed = model::parse_model(study.model.text, "<study model>");
+    }
+    const std::string where = study.model.path.empty() ? "model.text" : "model.path";
+    for (const auto& d : parsed.diagnostics)
+        if (d.severity != model::Severity::Note)
+            problems.push_back(detail::problem_from_diagnostic(d, where, true));
+    return std::move(parsed.model);
+}
+
+// A parameter-dependent period is checked at both ends of the grid; the analyses give any other
+// system with a non-positive period a failure status.
+void check_period_sign(const ResolvedStudy& r, Problems& problems) {
+    if (r.formulas.period_observable < 0) return;
+    for (std::size_t system : {std::size_t{0}, r.system_count() - 1}) {
+        const std::vector<double> p = r.parameter_slots(system);
+        const double period =
+            r.model->pool.evaluate(r.formulas.period, r.initial_state.data(), p.data(), r.study.t0);
+        if (!(period > 0.0) || !std::isfinite(period)) {
+            problems.push_back({ProblemSeverity::Error, std::string(analysis_path) + ".section.period",
+                                "the period evaluates to " + std::to_string(period) + " for system " +
+                                    std::to_string(system) + "; it must be positive"});
+            return;
+        }
+    }
+}
+
+} // namespace
+
+bool ResolvedStudy::is_continuation() const {
+    return study.analysis == AnalysisKind::Bifurcation && study.bifurcation.continuation;
+}
+
+std::size_t ResolvedStudy::system_count() const {
+    return grid.system_count() * (is_continuation() ? 2 : 1);
+}
+
+std::size_t ResolvedStudy::grid_point(std::size_t system) const {
+    const std::size_t n = grid.system_count();
+    return system < n ? system : 2 * n - 1 - system;
+}
+
+void ResolvedStudy::system_values(std::size_t system, double* parameters_out, double* initial_out) const {
+    std::copy(parameters.begin(), parameters.end(), parameters_out);
+    std::copy(initial_state.begin(), initial_state.end(), initial_out);
+    const std::size_t point = grid_point(system);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+        double* target = axes[a].target == SweepTarget::Parameter ? parameters_out : initial_out;
+        target[axes[a].slot] = grid.value(point, a);
+    }
+}
+
+std::vector<double> ResolvedStudy::parameter_slots(std::size_t system) const {
+    std::vector<double> p(model->num_param_slots()), y(model->num_states());
+    system_values(system, p.data(), y.data());
+    for (const auto& d : model->derived)
+        p[d.slot] = model->pool.evaluate(d.formula, y.data(), p.data(), study.t0);
+    return p;
+}
+
+codegen::Request ResolvedStudy::codegen_request(codegen::Precision precision, std::string type_name) const {
+    codegen::Request request;
+    request.model = model.get();
+    request.precision = precision;
+    request.type_name = std::move(type_name);
+    request.observables = formulas.observables;
+    request.study_events = formulas.study_events;
+    return request;
+}
+
+codegen::Precision ResolvedStudy::precision_for(bool gpu) const {
+    switch (study.precision) {
+    case PrecisionChoice::Float:
+        return codegen::Precision::Float;
+    case PrecisionChoice::Double:
+        return codegen::Precision::Double;
+    case PrecisionChoice::Auto:
+        break;
+    }
+    if (!gpu) return codegen::Precision::Double;
+    const double smallest = std::min(*std::min_element(rtol.begin(), rtol.end(), std::less<>{}),
+                                     *std::min_element(atol.begin(), atol.end(), std::less<>{}));
+    return smallest >= 1e-6 ? codegen::Precision::Float : codegen::Precision::Double;
+}
+
+ResolveResult resolve_study(const Study& study, const std::string& base_directory) {
+    ResolveResult result;
+    result.problems = check_study_values(study);
+    if (study.model.path.empty() == study.model.text.empty()) return result;
+    std::optional<model::Model> parsed = load_model(study, base_directory, result.problems);
+    if (!parsed) return result;
+    auto model = std::make_shared<model::Model>(std::move(*parsed));
+    auto resolved = std::make_shared<ResolvedStudy>();
+    resolved->study = study;
+    resolved->base_directory = base_directory;
+    resolved->model = model;
+    detail::resolve_names(*resolved, result.problems);
+    detail::resolve_formulas(*model, *resolved, result.problems);
+    if (model->num_states() == 0)
+        result.problems.push_back(
+            {ProblemSeverity::Error, "model", "the model has no differential equations"});
+    if (has_errors(result.problems)) return result;
+    check_period_sign(*resolved, result.problems);
+    if (!has_errors(result.problems)) result.resolved = std::move(resolved);
+    return result;
+}
+
+ResolveResult load_study_file(const std::string& path) {
+    StudyReadResult read = read_study_file(path);
+    if (!read.study) return {nullptr, std::move(read.problems)};
+    ResolveResult result = resolve_study(*read.study, std::filesystem::path(path).parent_path().string());
+    result.problems.insert(result.problems.begin(), read.problems.begin(), read.problems.end());
+    return result;
+}
+
+} // namespace bif::study

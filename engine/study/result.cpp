@@ -1,0 +1,141 @@
+#include "engine/study/result.h"
+
+#include "engine/study/resolved_study.h"
+
+#include <algorithm>
+
+namespace bif::study {
+
+const char* name_of(SystemStatus status) {
+    switch (status) {
+    case SystemStatus::NotRun:
+        return "not_run";
+    case SystemStatus::Ok:
+        return "ok";
+    case SystemStatus::StoppedByModel:
+        return "stopped_by_model";
+    case SystemStatus::StepBudgetExceeded:
+        return "step_budget_exceeded";
+    case SystemStatus::StepSizeUnderflow:
+        return "step_size_underflow";
+    case SystemStatus::NonFinite:
+        return "non_finite";
+    case SystemStatus::SectionNotReached:
+        return "section_not_reached";
+    case SystemStatus::InvalidSetup:
+        return "invalid_setup";
+    }
+    return "?";
+}
+
+bool is_failure(SystemStatus status) {
+    return status != SystemStatus::NotRun && status != SystemStatus::Ok &&
+           status != SystemStatus::StoppedByModel;
+}
+
+const char* name_of(CodePath path) {
+    switch (path) {
+    case CodePath::None:
+        return "none";
+    case CodePath::NativeCompiled:
+        return "native";
+    case CodePath::Evaluator:
+        return "evaluator";
+    case CodePath::Cuda:
+        return "cuda";
+    }
+    return "?";
+}
+
+const NumberColumn* Result::scalar(std::string_view name) const {
+    for (const auto& c : scalars)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+std::size_t Result::count(SystemStatus s) const {
+    return static_cast<std::size_t>(std::count(status.begin(), status.end(), s));
+}
+
+namespace {
+
+void add_scalar(Result& r, std::string name) {
+    r.scalars.push_back({std::move(name), std::vector<double>(r.system_count, missing_value)});
+}
+
+void add_points(Result& r, std::vector<std::string> columns, std::size_t rows) {
+    r.points.columns = std::move(columns);
+    r.points.rows_per_system = rows;
+    r.points.rows_filled.assign(r.system_count, 0);
+    r.points.values.assign(r.system_count * rows * r.points.columns.size(), missing_value);
+}
+
+std::vector<std::string> quantity_names(const std::vector<StudyQuantity>& quantities) {
+    std::vector<std::string> names;
+    for (const auto& q : quantities)
+        names.push_back(q.name);
+    return names;
+}
+
+void add_analysis_columns(const ResolvedStudy& s, Result& r) {
+    switch (s.study.analysis) {
+    case AnalysisKind::Bifurcation:
+        add_points(r, quantity_names(s.formulas.recorded),
+                   static_cast<std::size_t>(s.study.bifurcation.recorded_sections));
+        if (s.is_continuation()) {
+            add_scalar(r, "direction");
+            const std::size_t n = s.grid.system_count();
+            for (std::size_t i = 0; i < r.system_count; ++i)
+                r.scalars.back().values[i] = i < n ? 1.0 : -1.0;
+        }
+        break;
+    case AnalysisKind::Lyapunov: {
+        const std::size_t k = s.study.lyapunov.mode == LyapunovMode::Largest ? 1 : s.model->num_states();
+        for (std::size_t i = 1; i <= k; ++i)
+            add_scalar(r, "lambda" + std::to_string(i));
+        add_scalar(r, "averaged_time");
+        break;
+    }
+    case AnalysisKind::ParameterMap:
+        if (s.study.map.detect_period) add_scalar(r, "period");
+        if (s.study.map.largest_exponent) add_scalar(r, "lambda_max");
+        for (const auto& a : s.formulas.accessories)
+            add_scalar(r, a.name);
+        if (s.study.map.count_events)
+            for (std::size_t k = 0; k < s.model->events.size(); ++k)
+                add_scalar(r, "events_" + std::to_string(k));
+        break;
+    case AnalysisKind::Basins:
+        add_scalar(r, "label");
+        add_scalar(r, "period");
+        break;
+    case AnalysisKind::Trajectory: {
+        std::vector<std::string> columns{"t"};
+        for (const auto& name : quantity_names(s.formulas.recorded))
+            columns.push_back(name);
+        const auto& t = s.study.trajectory;
+        add_points(r, std::move(columns),
+                   t.times.empty() ? static_cast<std::size_t>(t.output_count) : t.times.size());
+        break;
+    }
+    }
+}
+
+} // namespace
+
+Result allocate_result(const ResolvedStudy& s) {
+    Result r;
+    r.analysis = s.study.analysis;
+    r.system_count = s.system_count();
+    r.status.assign(r.system_count, SystemStatus::NotRun);
+    for (std::size_t a = 0; a < s.axes.size(); ++a) {
+        NumberColumn column{s.axes[a].name, std::vector<double>(r.system_count)};
+        for (std::size_t i = 0; i < r.system_count; ++i)
+            column.values[i] = s.grid.value(s.grid_point(i), a);
+        r.axes.push_back(std::move(column));
+    }
+    add_analysis_columns(s, r);
+    return r;
+}
+
+} // namespace bif::study

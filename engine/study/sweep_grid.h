@@ -1,0 +1,40 @@
+// The grid of swept values, one system per grid point.
+//
+// Order: row-major with the FIRST axis fastest. System s sits at axis indices
+//   i0 = s % n0,  i1 = (s / n0) % n1,  ...
+// so consecutive systems are neighbours along the first axis (the horizontal axis of a map): their
+// costs are alike, which keeps GPU warps and CPU chunks balanced. With no axes there is one system.
+#pragma once
+
+#include "engine/study/study.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace bif::study {
+
+// The values of one axis: linear from + (to-from)*i/(count-1), log from*(to/from)^(i/(count-1)),
+// with both ends exact; count 1 gives {from}. Requires count >= 1 and, for log, positive bounds.
+std::vector<double> axis_values(const SweepAxis& axis);
+
+class SweepGrid {
+  public:
+    SweepGrid() = default;
+    explicit SweepGrid(std::vector<std::vector<double>> values_per_axis);
+
+    std::size_t axis_count() const { return values_.size(); }
+    std::size_t system_count() const { return system_count_; }
+    const std::vector<double>& values(std::size_t axis) const { return values_[axis]; }
+
+    std::size_t axis_index(std::size_t system, std::size_t axis) const;
+    double value(std::size_t system, std::size_t axis) const {
+        return values_[axis][axis_index(system, axis)];
+    }
+
+  private:
+    std::vector<std::vector<double>> values_;
+    std::vector<std::size_t> stride_;
+    std::size_t system_count_ = 1;
+};
+
+} // namespace bif::study
