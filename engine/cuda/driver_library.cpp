@@ -19,7 +19,9 @@ std::string version_text(int version) {
 } // namespace
 
 const DriverLibrary& DriverLibrary::instance() noexcept {
-    static const std::unique_ptr<DriverLibrary> process_driver = load({"libcuda.so.1"});
+    // Never unloaded: contexts and modules may outlive static destruction, and libraries unloaded
+    // at exit hide their own allocations from leak checkers.
+    static const DriverLibrary* const process_driver = load({"libcuda.so.1"}).release();
     return *process_driver;
 }
 

@@ -46,11 +46,12 @@ std::vector<std::string> NvrtcLibrary::default_candidates() {
 }
 
 const NvrtcLibrary& NvrtcLibrary::instance() noexcept {
-    static const std::unique_ptr<NvrtcLibrary> process_nvrtc = [] {
+    // Never unloaded (see DriverLibrary::instance).
+    static const NvrtcLibrary* const process_nvrtc = [] {
         try {
-            return load(default_candidates());
+            return load(default_candidates()).release();
         } catch (...) {
-            return load({});
+            return load({}).release();
         }
     }();
     return *process_nvrtc;

@@ -1,0 +1,56 @@
+// Every bundled model (resources/models/*.ode) goes through the code generator and NVRTC, in float
+// and double, with the contract kernel calling every generated function: user models must always
+// compile. Float code must contain no FP64 instruction (MPGOS's float kernels silently ran in FP64).
+#include "cuda_test_support.h"
+#include "engine/codegen/codegen.h"
+#include "engine/cuda/errors.h"
+#include "engine/cuda/module_compiler.h"
+#include "engine/model/parse.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+using namespace bif::cuda;
+using bif::cuda::testing::contract_request;
+
+namespace {
+
+std::vector<std::filesystem::path> bundled_models() {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(BIFSCOPE_MODELS_DIR))
+        if (entry.path().extension() == ".ode") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+} // namespace
+
+TEST_CASE("every bundled model compiles through NVRTC in float and double", "[cuda][nvrtc][models]") {
+    const ModuleCompiler compiler(ModuleCache::disabled());
+    const Target target = compiler.oldest_virtual_target();
+    const auto files = bundled_models();
+    REQUIRE(files.size() >= 5);
+    for (const auto& file : files) {
+        INFO(file.filename().string());
+        const bif::model::ParseResult parsed = bif::model::load_model_file(file.string());
+        REQUIRE(parsed.model.has_value());
+        for (const auto precision : {bif::codegen::Precision::Float, bif::codegen::Precision::Double}) {
+            const bool is_float = precision == bif::codegen::Precision::Float;
+            INFO((is_float ? "float" : "double"));
+            bif::codegen::Request request;
+            request.model = &*parsed.model;
+            request.precision = precision;
+            request.type_name = "BifModel";
+            const std::string source = bif::codegen::generate_source(request);
+            try {
+                const CompiledModule module = compiler.compile(contract_request(source, "BifModel"), target);
+                const std::string& symbol = module.lowered_name("contract_kernel<BifModel>");
+                CHECK(module.image().find(".entry " + symbol) != std::string::npos);
+                if (is_float) CHECK(module.image().find(".f64") == std::string::npos);
+            } catch (const CompileError& error) {
+                FAIL(error.what());
+            }
+        }
+    }
+}
