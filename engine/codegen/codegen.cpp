@@ -200,15 +200,15 @@ std::string generate_source(const Request& request) {
     s += size_function("param_slot_count", "num_param_slots");
     s += size_function("aux_count", "num_aux");
     s += size_function("observable_count", "num_observables");
-    s += "\n" + writer.complete_parameters();
-    s += "\n" + writer.array_function("rhs", "dydt", f.rhs);
-    s += "\n" + writer.array_function("jacobian", "J", f.jacobian);
-    s += "\n" + writer.array_function("time_derivative", "dfdt", f.time_derivative);
-    s += "\n" + writer.array_function("events", "g", f.events);
-    s += "\n" + writer.event_direction();
-    s += "\n" + writer.apply_reset();
-    s += "\n" + writer.array_function("aux", "a", f.aux);
-    s += "\n" + writer.array_function("observables", "o", f.observables);
+    s.append("\n").append(writer.complete_parameters());
+    s.append("\n").append(writer.array_function("rhs", "dydt", f.rhs));
+    s.append("\n").append(writer.array_function("jacobian", "J", f.jacobian));
+    s.append("\n").append(writer.array_function("time_derivative", "dfdt", f.time_derivative));
+    s.append("\n").append(writer.array_function("events", "g", f.events));
+    s.append("\n").append(writer.event_direction());
+    s.append("\n").append(writer.apply_reset());
+    s.append("\n").append(writer.array_function("aux", "a", f.aux));
+    s.append("\n").append(writer.array_function("observables", "o", f.observables));
     s += "};\n";
     return s;
 }

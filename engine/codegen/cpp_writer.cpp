@@ -1,5 +1,7 @@
 #include "engine/codegen/cpp_writer.h"
 
+#include "engine/codegen/concat.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +29,7 @@ std::string real_literal(double value, Precision precision) {
     std::string text = buf;
     if (text.find_first_of(".e") == std::string::npos) text += ".0"; // never an integer literal
     if (is_float) text += 'f';
-    if (text.front() == '-') text = "(" + text + ")";
+    if (text.front() == '-') text = concat("(", text, ")");
     return text;
 }
 
@@ -80,10 +82,10 @@ std::string CppWriter::value(NodeId id) {
         return literal(n.value);
     case Op::State:
         used_states_ = true;
-        return "y[" + std::to_string(n.index) + "]";
+        return concat("y[", std::to_string(n.index), "]");
     case Op::Param:
         used_params_ = true;
-        return "p[" + std::to_string(n.index) + "]";
+        return concat("p[", std::to_string(n.index), "]");
     case Op::Time:
         used_time_ = true;
         return "t";
@@ -97,7 +99,7 @@ std::string CppWriter::condition(NodeId id) {
     const sym::Node& n = pool_.node(id);
     if (names_.count(id) == 0) {
         auto compare = [&](const char* op) {
-            return "(" + value(n.args[0]) + " " + op + " " + value(n.args[1]) + ")";
+            return concat("(", value(n.args[0]), " ", op, " ", value(n.args[1]), ")");
         };
         switch (n.op) {
         case Op::Lt:
@@ -113,54 +115,54 @@ std::string CppWriter::condition(NodeId id) {
         case Op::Ne:
             return compare("!=");
         case Op::And:
-            return "(" + condition(n.args[0]) + " && " + condition(n.args[1]) + ")";
+            return concat("(", condition(n.args[0]), " && ", condition(n.args[1]), ")");
         case Op::Or:
-            return "(" + condition(n.args[0]) + " || " + condition(n.args[1]) + ")";
+            return concat("(", condition(n.args[0]), " || ", condition(n.args[1]), ")");
         case Op::Not:
-            return "(!" + condition(n.args[0]) + ")";
+            return concat("(!", condition(n.args[0]), ")");
         default:
             break;
         }
     }
-    return "(" + value(id) + " != " + literal(0.0) + ")";
+    return concat("(", value(id), " != ", literal(0.0), ")");
 }
 
 std::string CppWriter::power(const sym::Node& n) {
     const std::string x = value(n.args[0]);
     switch (pow_form(pool_, n)) {
     case PowForm::Square:
-        return "(" + x + " * " + x + ")";
+        return concat("(", x, " * ", x, ")");
     case PowForm::Cube:
-        return "(" + x + " * " + x + " * " + x + ")";
+        return concat("(", x, " * ", x, " * ", x, ")");
     case PowForm::Fourth:
-        return "((" + x + " * " + x + ") * (" + x + " * " + x + "))";
+        return concat("((", x, " * ", x, ") * (", x, " * ", x, "))");
     case PowForm::Reciprocal:
-        return "(" + literal(1.0) + " / " + x + ")";
+        return concat("(", literal(1.0), " / ", x, ")");
     case PowForm::ReciprocalSquare:
-        return "(" + literal(1.0) + " / (" + x + " * " + x + "))";
+        return concat("(", literal(1.0), " / (", x, " * ", x, "))");
     case PowForm::Sqrt:
-        return "bif::m::sqrt(" + x + ")";
+        return concat("bif::m::sqrt(", x, ")");
     case PowForm::ReciprocalSqrt:
-        return "(" + literal(1.0) + " / bif::m::sqrt(" + x + "))";
+        return concat("(", literal(1.0), " / bif::m::sqrt(", x, "))");
     case PowForm::General:
         break;
     }
-    return "bif::m::pow(" + x + ", " + value(n.args[1]) + ")";
+    return concat("bif::m::pow(", x, ", ", value(n.args[1]), ")");
 }
 
 // The node's own operation applied to the values of its arguments.
 std::string CppWriter::operation(NodeId id) {
     const sym::Node& n = pool_.node(id);
     auto infix = [&](const char* op) {
-        return "(" + value(n.args[0]) + " " + op + " " + value(n.args[1]) + ")";
+        return concat("(", value(n.args[0]), " ", op, " ", value(n.args[1]), ")");
     };
-    auto call1 = [&](const char* f) { return std::string("bif::m::") + f + "(" + value(n.args[0]) + ")"; };
+    auto call1 = [&](const char* f) { return concat("bif::m::", f, "(", value(n.args[0]), ")"); };
     auto call2 = [&](const char* f) {
-        return std::string("bif::m::") + f + "(" + value(n.args[0]) + ", " + value(n.args[1]) + ")";
+        return concat("bif::m::", f, "(", value(n.args[0]), ", ", value(n.args[1]), ")");
     };
     switch (n.op) {
     case Op::Neg:
-        return "(-" + value(n.args[0]) + ")";
+        return concat("(-", value(n.args[0]), ")");
     case Op::Add:
         return infix("+");
     case Op::Sub:
@@ -180,9 +182,9 @@ std::string CppWriter::operation(NodeId id) {
     case Op::And:
     case Op::Or:
     case Op::Not:
-        return "bif::m::truth<real>" + condition(id);
+        return concat("bif::m::truth<real>", condition(id));
     case Op::IfThenElse:
-        return "(" + condition(n.args[0]) + " ? " + value(n.args[1]) + " : " + value(n.args[2]) + ")";
+        return concat("(", condition(n.args[0]), " ? ", value(n.args[1]), " : ", value(n.args[2]), ")");
     case Op::Sin:
         return call1("sin");
     case Op::Cos:

@@ -46,7 +46,7 @@ class CppWriter {
     std::string condition(sym::NodeId id);
     std::string power(const sym::Node& n);
     std::string literal(double v) const { return real_literal(v, precision_); }
-    std::string fresh_name() { return "v" + std::to_string(next_temp_++); }
+    std::string fresh_name() { return std::string("v").append(std::to_string(next_temp_++)); }
 
     const sym::ExprPool& pool_;
     Precision precision_;

@@ -72,7 +72,13 @@ std::string ExprPool::to_string(NodeId e) const {
     case Op::Ne:
     case Op::And:
     case Op::Or:
-        return "(" + to_string(n.args[0]) + " " + spelling(n.op) + " " + to_string(n.args[1]) + ")";
+        return std::string("(")
+            .append(to_string(n.args[0]))
+            .append(" ")
+            .append(spelling(n.op))
+            .append(" ")
+            .append(to_string(n.args[1]))
+            .append(")");
     default:
         break;
     }

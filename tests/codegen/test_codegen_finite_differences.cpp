@@ -1,0 +1,105 @@
+// The symbolic Jacobian and df/dt of every model against central differences of the evaluator's
+// right-hand side. Points where the difference quotient is not converged (a kink of heav, flr,
+// mod, if() or abs within the step) are skipped; most points must be usable.
+#include "engine/codegen/host_model.h"
+#include "tests/codegen/model_keys.h"
+#include "tests/codegen/sampling.h"
+
+#include <catch2/catch.hpp>
+#include <limits>
+
+using bif::codegen::HostModel;
+using bif::codegen::Precision;
+using namespace bif::codegen_test;
+
+namespace {
+
+struct Counts {
+    int checked = 0, skipped = 0, failed = 0;
+    std::string first_failure;
+};
+
+double max_abs(const std::vector<double>& v) {
+    double m = 0.0;
+    for (double x : v)
+        m = std::fmax(m, std::fabs(x));
+    return m;
+}
+
+// Compares one column of derivatives (d f / d var) with central differences of f in var,
+// where `eval(h, out)` evaluates f with var shifted by h.
+template <class Eval>
+void compare_column(const char* what, std::size_t column, const std::vector<double>& symbolic, double var,
+                    Eval&& eval, Counts& c) {
+    const std::size_t n = symbolic.size();
+    const double h = 1e-6 * (1.0 + std::fabs(var));
+    std::vector<double> up(n), down(n), up2(n), down2(n);
+    eval(h, up);
+    eval(-h, down);
+    eval(h / 4, up2);
+    eval(-h / 4, down2);
+    const double f_scale = std::fmax(max_abs(up), max_abs(down));
+    constexpr double eps = std::numeric_limits<double>::epsilon();
+    for (std::size_t i = 0; i < n; ++i) {
+        const double fd = (up[i] - down[i]) / (2 * h);
+        const double fd2 = (up2[i] - down2[i]) / (h / 2);
+        // rounding of the quotient, plus a relative term for the O(h^2) truncation
+        const double noise = 50 * eps * f_scale / h;
+        const double tol = 1e-6 * std::fmax(std::fabs(fd), std::fabs(symbolic[i])) + noise + 1e-10;
+        if (!std::isfinite(fd) || !std::isfinite(fd2) || std::fabs(fd - fd2) > 4 * tol + 4 * noise) {
+            ++c.skipped;
+            continue;
+        }
+        ++c.checked;
+        if (std::fabs(fd - symbolic[i]) > tol) {
+            if (c.failed++ == 0) {
+                c.first_failure = std::string(what) + " row " + std::to_string(i) + " column " +
+                                  std::to_string(column) + ": symbolic " + std::to_string(symbolic[i]) +
+                                  ", differences " + std::to_string(fd);
+            }
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("Jacobian and df/dt agree with central differences", "[codegen][derivative]") {
+    for (const std::string& key : all_model_keys()) {
+        std::string error;
+        auto loaded = load_test_model(key, &error);
+        if (!loaded) continue; // reported by test_codegen_compiled
+        bif::model::Model m = std::move(*loaded);
+        const HostModel host(make_test_request(m, Precision::Double, "H"));
+        const std::size_t N = m.num_states();
+        PointSampler sampler(m, 77);
+        std::vector<double> y, p, J(N * N), dfdt(N), column(N);
+        double t = 0.0;
+        Counts c;
+        for (int point = 0; point < 200; ++point) {
+            sampler.next(y, p, t);
+            host.complete_parameters(p.data());
+            host.jacobian(t, y.data(), p.data(), J.data());
+            host.time_derivative(t, y.data(), p.data(), dfdt.data());
+            for (std::size_t j = 0; j < N; ++j) {
+                for (std::size_t i = 0; i < N; ++i)
+                    column[i] = J[i * N + j];
+                compare_column(
+                    "J", j, column, y[j],
+                    [&](double h, std::vector<double>& out) {
+                        std::vector<double> shifted = y;
+                        shifted[j] += h;
+                        host.rhs(t, shifted.data(), p.data(), out.data());
+                    },
+                    c);
+            }
+            compare_column(
+                "df/dt", 0, dfdt, t,
+                [&](double h, std::vector<double>& out) { host.rhs(t + h, y.data(), p.data(), out.data()); },
+                c);
+        }
+        INFO(key << ": " << c.checked << " entries checked, " << c.skipped << " skipped, " << c.failed
+                 << " failed; first: " << c.first_failure);
+        CHECK(c.failed == 0);
+        CHECK(c.checked >= 4 * c.skipped);
+    }
+}
