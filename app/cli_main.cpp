@@ -13,7 +13,19 @@ commands:
   check MODEL.ode                  print the model's diagnostics and a one-line summary
   codegen MODEL.ode [--float] [--type-name NAME]
                                    print the generated C++/CUDA source of the model
+  run STUDY.json [--backend auto|cpu|cuda] [--out result.csv] [--threads N] [--check] [--quiet]
+                                   run a study (resources/studies/ has examples): progress on
+                                   stderr, the result as CSV to --out or stdout; --check only
+                                   checks the study; Ctrl-C stops the run and writes nothing
   help                             print this text
+
+exit status:
+  0    success (systems that failed numerically are marked in the result's status column)
+  1    the model or the study has errors
+  2    bad command line
+  3    a file could not be read or written
+  4    the run could not be done (no backend for it, a compiler or GPU failure)
+  130  interrupted by Ctrl-C or SIGTERM; no result written
 )";
 
 } // namespace
@@ -29,6 +41,7 @@ int main(int argc, char** argv) {
     try {
         if (command == "check") return bif::cli::run_check(args, std::cout, std::cerr);
         if (command == "codegen") return bif::cli::run_codegen(args, std::cout, std::cerr);
+        if (command == "run") return bif::cli::run_study(args, std::cout, std::cerr);
     } catch (const std::exception& e) {
         std::cerr << "bifscope-cli: " << e.what() << "\n";
         return bif::cli::IoFailure;

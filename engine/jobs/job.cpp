@@ -1,6 +1,26 @@
 #include "engine/jobs/job.h"
 
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
 namespace bif::jobs {
+
+struct Job::Shared {
+    std::shared_ptr<const study::ResolvedStudy> study;
+    JobOptions options;
+    std::atomic<bool> cancel{false};
+    mutable std::mutex mutex;
+    mutable std::condition_variable done_changed;
+    JobState state = JobState::Running;
+    bool done = false; // state final and on_finished returned
+    study::Progress progress;
+    std::shared_ptr<const study::Result> result;
+    std::string failure;
+
+    void run(const BackendRegistry& registry);
+    void finish(JobState final_state, std::shared_ptr<const study::Result> final_result, std::string why);
+};
 
 const char* name_of(JobState state) {
     switch (state) {
@@ -16,13 +36,13 @@ const char* name_of(JobState state) {
     return "?";
 }
 
-Job::Job(std::shared_ptr<const study::ResolvedStudy> study, JobOptions options)
-    : study_(std::move(study)), options_(std::move(options)) {}
+Job::Job(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
 
 Job::~Job() {
     cancel();
     if (!thread_.joinable()) return;
-    // The last handle may be dropped inside on_finished, on the worker thread itself.
+    // The last handle may be dropped inside a callback, on the worker thread itself; the worker keeps
+    // the shared part alive on its own.
     if (thread_.get_id() == std::this_thread::get_id())
         thread_.detach();
     else
@@ -30,81 +50,95 @@ Job::~Job() {
 }
 
 void Job::cancel() noexcept {
-    cancel_.store(true);
+    shared_->cancel.store(true);
+}
+bool Job::cancel_requested() const noexcept {
+    return shared_->cancel.load();
+}
+const study::ResolvedStudy& Job::study() const {
+    return *shared_->study;
 }
 
 JobState Job::state() const {
-    std::lock_guard lock(mutex_);
-    return state_;
+    std::lock_guard lock(shared_->mutex);
+    return shared_->state;
 }
 
 void Job::wait() const {
-    std::unique_lock lock(mutex_);
-    finished_.wait(lock, [&] { return state_ != JobState::Running; });
+    std::unique_lock lock(shared_->mutex);
+    shared_->done_changed.wait(lock, [&] { return shared_->done; });
 }
 
 bool Job::wait_for(std::chrono::milliseconds timeout) const {
-    std::unique_lock lock(mutex_);
-    return finished_.wait_for(lock, timeout, [&] { return state_ != JobState::Running; });
+    std::unique_lock lock(shared_->mutex);
+    return shared_->done_changed.wait_for(lock, timeout, [&] { return shared_->done; });
 }
 
 study::Progress Job::progress() const {
-    std::lock_guard lock(mutex_);
-    return progress_;
+    std::lock_guard lock(shared_->mutex);
+    return shared_->progress;
 }
 
 std::shared_ptr<const study::Result> Job::result() const {
-    std::lock_guard lock(mutex_);
-    return result_;
+    std::lock_guard lock(shared_->mutex);
+    return shared_->result;
 }
 
 std::string Job::failure() const {
-    std::lock_guard lock(mutex_);
-    return failure_;
+    std::lock_guard lock(shared_->mutex);
+    return shared_->failure;
 }
 
-void Job::finish(JobState state, std::shared_ptr<const study::Result> result, std::string failure) {
+void Job::Shared::finish(JobState final_state, std::shared_ptr<const study::Result> final_result,
+                         std::string why) {
     {
-        std::lock_guard lock(mutex_);
-        state_ = state;
-        result_ = std::move(result);
-        failure_ = std::move(failure);
+        std::lock_guard lock(mutex);
+        state = final_state;
+        result = std::move(final_result);
+        failure = std::move(why);
     }
-    finished_.notify_all();
-    if (options_.on_finished) options_.on_finished(state);
+    if (options.on_finished) options.on_finished(final_state);
+    {
+        std::lock_guard lock(mutex);
+        done = true;
+    }
+    done_changed.notify_all();
 }
 
-void Job::run(BackendRegistry registry) {
+void Job::Shared::run(const BackendRegistry& registry) {
     auto sink = [this](const study::Progress& p) {
         {
-            std::lock_guard lock(mutex_);
-            progress_ = p;
+            std::lock_guard lock(mutex);
+            progress = p;
         }
-        if (options_.on_progress) options_.on_progress(p);
+        if (options.on_progress) options.on_progress(p);
     };
-    study::RunControl control(cancel_, sink, options_.threads, options_.memory_budget_bytes,
-                              options_.progress_interval);
+    study::RunControl control(cancel, sink, options.threads, options.memory_budget_bytes,
+                              options.progress_interval);
     const BackendSelection selection =
-        registry.select(options_.backend.value_or(study_->study.backend), *study_);
+        registry.select(options.backend.value_or(study->study.backend), *study);
     if (!selection.backend) return finish(JobState::Failed, nullptr, selection.failure);
-    study::Result result;
+    study::Result r;
     try {
-        result = selection.backend->run(*study_, control);
+        r = selection.backend->run(*study, control);
     } catch (const std::exception& e) {
         return finish(JobState::Failed, nullptr, selection.backend->name() + ": " + e.what());
     }
-    result.info.notes.insert(result.info.notes.begin(), selection.notes.begin(), selection.notes.end());
-    if (result.info.backend.empty()) result.info.backend = selection.backend->name();
-    result.info.total_seconds = control.elapsed_seconds();
-    const bool complete = result.info.complete;
+    r.info.notes.insert(r.info.notes.begin(), selection.notes.begin(), selection.notes.end());
+    if (r.info.backend.empty()) r.info.backend = selection.backend->name();
+    r.info.total_seconds = control.elapsed_seconds();
+    const bool complete = r.info.complete;
     finish(complete ? JobState::Succeeded : JobState::Cancelled,
-           std::make_shared<const study::Result>(std::move(result)), {});
+           std::make_shared<const study::Result>(std::move(r)), {});
 }
 
 std::shared_ptr<Job> submit(const BackendRegistry& registry,
                             std::shared_ptr<const study::ResolvedStudy> study, JobOptions options) {
-    std::shared_ptr<Job> job(new Job(std::move(study), std::move(options)));
-    job->thread_ = std::thread(&Job::run, job.get(), registry);
+    auto shared = std::make_shared<Job::Shared>();
+    shared->study = std::move(study);
+    shared->options = std::move(options);
+    std::shared_ptr<Job> job(new Job(shared));
+    job->thread_ = std::thread([shared, registry] { shared->run(registry); });
     return job;
 }
 

@@ -14,12 +14,9 @@
 #include "engine/jobs/backend_registry.h"
 #include "engine/study/backend.h"
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -39,8 +36,9 @@ struct JobOptions {
     unsigned threads = 0;                        // 0: all hardware threads
     std::size_t memory_budget_bytes = 0;         // 0: a quarter of the physical memory
     std::chrono::milliseconds progress_interval{100};
-    study::ProgressSink on_progress;           // worker thread
-    std::function<void(JobState)> on_finished; // worker thread, after result() and state() are set
+    study::ProgressSink on_progress; // worker thread
+    // Worker thread, once result() and state() are set; wait() returns only after it did.
+    std::function<void(JobState)> on_finished;
 };
 
 class Job {
@@ -50,7 +48,7 @@ class Job {
     ~Job();
 
     void cancel() noexcept;
-    bool cancel_requested() const noexcept { return cancel_.load(); }
+    bool cancel_requested() const noexcept;
 
     JobState state() const;
     bool finished() const { return state() != JobState::Running; }
@@ -62,24 +60,16 @@ class Job {
     // Set when the state is Succeeded or Cancelled; null while running and after a failure.
     std::shared_ptr<const study::Result> result() const;
     std::string failure() const;
-    const study::ResolvedStudy& study() const { return *study_; }
+    const study::ResolvedStudy& study() const;
+
+    struct Shared; // what the worker thread shares with the handle; outlives either
 
   private:
     friend std::shared_ptr<Job> submit(const BackendRegistry&, std::shared_ptr<const study::ResolvedStudy>,
                                        JobOptions);
-    Job(std::shared_ptr<const study::ResolvedStudy> study, JobOptions options);
-    void run(BackendRegistry registry);
-    void finish(JobState state, std::shared_ptr<const study::Result> result, std::string failure);
+    explicit Job(std::shared_ptr<Shared> shared);
 
-    std::shared_ptr<const study::ResolvedStudy> study_;
-    JobOptions options_;
-    std::atomic<bool> cancel_{false};
-    mutable std::mutex mutex_;
-    mutable std::condition_variable finished_;
-    JobState state_ = JobState::Running;
-    study::Progress progress_;
-    std::shared_ptr<const study::Result> result_;
-    std::string failure_;
+    std::shared_ptr<Shared> shared_;
     std::thread thread_;
 };
 

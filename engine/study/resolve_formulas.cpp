@@ -103,9 +103,12 @@ struct FormulaResolver {
 
 Problem problem_from_diagnostic(const model::Diagnostic& d, const std::string& path, bool with_file) {
     std::string message;
-    if (with_file)
-        message = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": ";
-    else if (d.column > 0)
+    if (with_file) {
+        message = d.file;
+        if (d.line > 0) message += ":" + std::to_string(d.line);
+        if (d.line > 0 && d.column > 0) message += ":" + std::to_string(d.column);
+        message += ": ";
+    } else if (d.column > 0)
         message = "at column " + std::to_string(d.column) + ": ";
     message += d.message;
     if (!d.code.empty()) message += " [" + d.code + "]";

@@ -133,6 +133,7 @@ ResolveResult load_study_file(const std::string& path) {
     if (!read.study) return {nullptr, std::move(read.problems)};
     ResolveResult result = resolve_study(*read.study, std::filesystem::path(path).parent_path().string());
     result.problems.insert(result.problems.begin(), read.problems.begin(), read.problems.end());
+    if (has_errors(read.problems)) result.resolved = nullptr;
     return result;
 }
 

@@ -16,7 +16,10 @@
 namespace bif::study {
 
 struct StudyReadResult {
-    std::optional<Study> study; // present when the text is JSON of the right shape (no errors)
+    // Present whenever the text is a JSON object, even with errors: a value at fault keeps its
+    // default, so that resolving the study still finds the problems elsewhere. Run it only when
+    // has_errors(problems) is false.
+    std::optional<Study> study;
     Problems problems;
 };
 

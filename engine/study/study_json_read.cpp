@@ -351,7 +351,7 @@ StudyReadResult read_study_json(std::string_view json_text) {
     fields.choice("precision", study.precision);
     fields.choice("backend", study.backend);
     fields.finish();
-    if (!has_errors(result.problems)) result.study = std::move(study);
+    result.study = std::move(study);
     return result;
 }
 

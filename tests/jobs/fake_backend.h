@@ -1,0 +1,37 @@
+// A backend for testing the job machinery only (never shipped): it "integrates" each system by
+// sleeping, computes value = sum of the swept values squared as its scalar, reports progress per
+// system and checks the cancel flag every millisecond.
+#pragma once
+
+#include "engine/study/backend.h"
+
+#include <atomic>
+#include <chrono>
+
+namespace bif::test {
+
+class FakeBackend : public study::Backend {
+  public:
+    FakeBackend(std::string name, bool available, std::chrono::microseconds per_system)
+        : name_(std::move(name)), available_(available), per_system_(per_system) {}
+
+    std::string name() const override { return name_; }
+    study::Availability availability() const override {
+        return available_ ? study::Availability{true, ""}
+                          : study::Availability{false, "no device in this test"};
+    }
+    study::Result run(const study::ResolvedStudy& study, study::RunControl& control) override;
+
+    bool throw_on_run = false;
+    std::atomic<int> runs{0};
+
+  private:
+    std::string name_;
+    bool available_;
+    std::chrono::microseconds per_system_;
+};
+
+// A bifurcation study over k with `count` systems on an inline Duffing model.
+std::shared_ptr<const study::ResolvedStudy> fake_study(int count);
+
+} // namespace bif::test
