@@ -115,11 +115,11 @@ namespace detail {
 enum class StepEnd : unsigned char { Continue, Truncated, Stopped };
 
 // Applies the resets of event k at (t, y) in place and tells the observer. Returns true when
-// the system must stop; `changed` is set when y or p changed.
+// the system must stop; `changed` is set when y or p changed, fired[k] when it fired.
 template <class Model, class Observer>
 BIF_HD bool fire_event(const Model& m, SystemState<Model>& s, int k, typename Model::real t,
                        typename Model::real* y, typename Model::real* p, const int* stop_after, bool& changed,
-                       Observer& obs) {
+                       bool* fired, Observer& obs) {
     using real = typename Model::real;
     const int n = m.dimension();
     const int np = m.param_slot_count();
@@ -128,8 +128,11 @@ BIF_HD bool fire_event(const Model& m, SystemState<Model>& s, int k, typename Mo
     copy_n(y, n, y_before);
     copy_n(p, np, p_before);
     int count = 0;
-    for (int i = 0; i < m.event_count(); ++i)
-        if (i == k) count = ++s.event_count[i];
+    for (int i = 0; i < m.event_count(); ++i) {
+        if (i != k) continue;
+        count = ++s.event_count[i];
+        fired[i] = true;
+    }
     bool stop = m.apply_reset(k, t, y, p);
     for (int i = 0; i < n; ++i)
         changed = changed || !(y[i] == y_before[i]);
@@ -142,21 +145,46 @@ BIF_HD bool fire_event(const Model& m, SystemState<Model>& s, int k, typename Mo
     return stop;
 }
 
+// The value an event that just fired should be compared with at the next step end. It sits on
+// the new side within rounding, so a trajectory that turns back within one step (a bouncing ball
+// after its reset) would show no sign change; as SUNDIALS' root finder does, take g a little
+// later, at t + delta along the motion: delta = 100 eps (|t| + |h|).
+template <class Model>
+BIF_HD void look_past_event(const Model& m, typename Model::real t, typename Model::real h,
+                            const typename Model::real* y_later, const typename Model::real* p,
+                            const bool* fired, typename Model::real* g) {
+    using real = typename Model::real;
+    const real delta = real(100) * epsilon<real>() * (m::fabs(t) + m::fabs(h));
+    real g_later[capacity(Model::num_events)];
+    m.events(t + delta, y_later, p, g_later);
+    for (int k = 0; k < m.event_count(); ++k)
+        if (fired[k]) g[k] = g_later[k];
+}
+
 // Moves the system to (t, y) after an event ended the step there.
 template <class Model, class Stepper>
 BIF_HD StepEnd commit_event_point(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real t,
-                                  const typename Model::real* y, typename Model::real* p, bool stop) {
+                                  typename Model::real h, const typename Model::real* y,
+                                  typename Model::real* p, bool stop, const bool* fired) {
+    using real = typename Model::real;
+    const int n = m.dimension();
     s.t = t;
-    copy_n(y, m.dimension(), s.y);
+    copy_n(y, n, s.y);
     m.events(t, s.y, p, s.g);
     if (stop) {
         s.status = Status::StoppedByEvent;
         return StepEnd::Stopped;
     }
-    if (!all_finite(s.y, m.dimension()) || !st.start(m, s.t, s.y, p)) {
+    if (!all_finite(s.y, n) || !st.start(m, s.t, s.y, p)) {
         s.status = Status::NonFinite;
         return StepEnd::Stopped;
     }
+    // y + delta f(t, y), delta as in look_past_event
+    real y_later[Model::num_states];
+    const real delta = real(100) * epsilon<real>() * (m::fabs(t) + m::fabs(h));
+    for (int i = 0; i < n; ++i)
+        y_later[i] = s.y[i] + delta * st.f0[i];
+    look_past_event(m, t, h, y_later, p, fired, s.g);
     return StepEnd::Truncated;
 }
 
@@ -183,7 +211,8 @@ BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, 
         obs.on_step(view);
         return StepEnd::Continue;
     }
-    real ya[N], ga[E], yb[N], gb[E], yc[N], gc[E];
+    real ya[N] = {}, ga[E] = {}, yb[N] = {}, gb[E] = {}, yc[N] = {}, gc[E] = {};
+    bool fired[E] = {};
     copy_n(s.y, n, ya);
     copy_n(s.g, ne, ga);
     real ta = s.t;
@@ -215,14 +244,21 @@ BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, 
         obs.on_step(view);
         // the located event, then any other event that crossed by the same point, in index order
         bool changed = false, stop = false;
-        stop = fire_event(m, s, first, t_first, yb, p, ev.stop_after, changed, obs);
+        for (int k = 0; k < ne; ++k)
+            fired[k] = false;
+        stop = fire_event(m, s, first, t_first, yb, p, ev.stop_after, changed, fired, obs);
         for (int k = 0; k < ne; ++k)
             if (k != first && event_crossed(m.event_direction(k), pick(ga, k, ne), pick(gb, k, ne)))
-                stop = fire_event(m, s, k, t_first, yb, p, ev.stop_after, changed, obs) || stop;
-        if (stop || changed) return commit_event_point(m, st, s, t_first, yb, p, stop);
+                stop = fire_event(m, s, k, t_first, yb, p, ev.stop_after, changed, fired, obs) || stop;
+        if (stop || changed) return commit_event_point(m, st, s, t_first, h, yb, p, stop, fired);
+        // nothing changed: scan the rest of this step, comparing with g just past the event
         ta = t_first;
         copy_n(yb, n, ya);
         copy_n(gb, ne, ga);
+        const real t_later =
+            min_of(t_first + real(100) * epsilon<real>() * (m::fabs(t_first) + m::fabs(h)), t_new);
+        view.state_at(t_later, yc);
+        look_past_event(m, t_first, h, yc, p, fired, ga);
     }
     view.t0 = ta;
     view.y0 = ya;
@@ -233,9 +269,11 @@ BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, 
     bool changed = false, stop = false;
     copy_n(y_new, n, yb);
     for (int k = 0; k < ne; ++k)
+        fired[k] = false;
+    for (int k = 0; k < ne; ++k)
         if (m.event_direction(k) == 0 && pick(g_new, k, ne) == real(0))
-            stop = fire_event(m, s, k, t_new, yb, p, ev.stop_after, changed, obs) || stop;
-    if (stop || changed) return commit_event_point(m, st, s, t_new, yb, p, stop);
+            stop = fire_event(m, s, k, t_new, yb, p, ev.stop_after, changed, fired, obs) || stop;
+    if (stop || changed) return commit_event_point(m, st, s, t_new, h, yb, p, stop, fired);
     return StepEnd::Continue;
 }
 

@@ -1,5 +1,6 @@
 // Dense LU factorisation with partial pivoting for the small linear systems of Rosenbrock
-// methods, in fixed-size arrays (row-major, row stride N = the array capacity; n <= N used).
+// methods, in fixed-size arrays of capacity N*N holding an n x n matrix (n <= N), row-major with
+// row stride n (the model's dimension(), the Jacobian layout of the contract).
 //
 // Rows are swapped with selects over compile-time row indices instead of indexing with the
 // run-time pivot, so that after unrolling the matrix can live in registers. Loops unroll while
@@ -23,10 +24,10 @@ BIF_HD bool lu_factor(Real* a, int n, int* piv) {
     for (int k = 0; k < n; ++k) {
         // pivot: the largest |a_rk| for r >= k
         int p = k;
-        Real best = m::fabs(a[k * N + k]);
+        Real best = m::fabs(a[k * n + k]);
         BIF_UNROLL_IF(unroll)
         for (int r = k + 1; r < n; ++r) {
-            const Real v = m::fabs(a[r * N + k]);
+            const Real v = m::fabs(a[r * n + k]);
             if (v > best) {
                 best = v;
                 p = r;
@@ -40,21 +41,21 @@ BIF_HD bool lu_factor(Real* a, int n, int* piv) {
             const bool swap = r == p;
             BIF_UNROLL_IF(unroll)
             for (int c = 0; c < n; ++c) {
-                const Real top = a[k * N + c];
-                const Real low = a[r * N + c];
-                a[k * N + c] = swap ? low : top;
-                a[r * N + c] = swap ? top : low;
+                const Real top = a[k * n + c];
+                const Real low = a[r * n + c];
+                a[k * n + c] = swap ? low : top;
+                a[r * n + c] = swap ? top : low;
             }
         }
-        const Real inv = ok ? Real(1) / a[k * N + k] : Real(0);
+        const Real inv = ok ? Real(1) / a[k * n + k] : Real(0);
         // l_rk = a_rk / a_kk;  a_rc -= l_rk * a_kc  for r, c > k
         BIF_UNROLL_IF(unroll)
         for (int r = k + 1; r < n; ++r) {
-            const Real l = a[r * N + k] * inv;
-            a[r * N + k] = l;
+            const Real l = a[r * n + k] * inv;
+            a[r * n + k] = l;
             BIF_UNROLL_IF(unroll)
             for (int c = k + 1; c < n; ++c)
-                a[r * N + c] -= l * a[k * N + c];
+                a[r * n + c] -= l * a[k * n + c];
         }
     }
     return ok;
@@ -82,7 +83,7 @@ BIF_HD void lu_solve(const Real* a, int n, const int* piv, Real* b) {
     for (int k = 0; k < n; ++k) {
         BIF_UNROLL_IF(unroll)
         for (int r = k + 1; r < n; ++r)
-            b[r] -= a[r * N + k] * b[k];
+            b[r] -= a[r * n + k] * b[k];
     }
     // back substitution: x_r = (b_r - sum_{c>r} u_rc x_c) / u_rr
     BIF_UNROLL_IF(unroll)
@@ -90,8 +91,8 @@ BIF_HD void lu_solve(const Real* a, int n, const int* piv, Real* b) {
         Real s = b[r];
         BIF_UNROLL_IF(unroll)
         for (int c = r + 1; c < n; ++c)
-            s -= a[r * N + c] * b[c];
-        b[r] = s / a[r * N + r];
+            s -= a[r * n + c] * b[c];
+        b[r] = s / a[r * n + r];
     }
 }
 

@@ -57,7 +57,7 @@ struct TangentModel {
                 real acc = real(0);
                 BIF_UNROLL
                 for (int j = 0; j < n; ++j)
-                    acc += jac[i * N + j] * y[n + k * n + j];
+                    acc += jac[i * n + j] * y[n + k * n + j];
                 dydt[n + k * n + i] = acc;
             }
         }
@@ -67,18 +67,17 @@ struct TangentModel {
     // contract does not provide: exact for linear models, a W-method approximation otherwise.
     BIF_HD void jacobian(real t, const real* y, const real* p, real* jac) const {
         constexpr int N = base_states;
-        constexpr int M = num_states;
         const int n = base.dimension();
         const int d = dimension();
         real j0[N * N];
         base.jacobian(t, y, p, j0);
         for (int i = 0; i < d; ++i)
             for (int j = 0; j < d; ++j)
-                jac[i * M + j] = real(0);
+                jac[i * d + j] = real(0);
         for (int b = 0; b <= K; ++b)
             for (int i = 0; i < n; ++i)
                 for (int j = 0; j < n; ++j)
-                    jac[(b * n + i) * M + b * n + j] = j0[i * N + j];
+                    jac[(b * n + i) * d + b * n + j] = j0[i * n + j];
     }
 
     BIF_HD void time_derivative(real t, const real* y, const real* p, real* dfdt) const {

@@ -68,7 +68,7 @@ struct Rodas4 {
         for (int i = 0; i < n; ++i) {
             BIF_UNROLL
             for (int j = 0; j < n; ++j)
-                e[i * N + j] = (i == j ? diag : real(0)) - e[i * N + j];
+                e[i * n + j] = (i == j ? diag : real(0)) - e[i * n + j];
         }
         if (!lu_factor<N>(e, n, piv)) {
             copy_n(y, n, y_new);

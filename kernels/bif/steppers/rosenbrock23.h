@@ -52,7 +52,7 @@ struct Rosenbrock23 {
         for (int i = 0; i < n; ++i) {
             BIF_UNROLL
             for (int j = 0; j < n; ++j)
-                w[i * N + j] = (i == j ? real(1) : real(0)) - h * d * w[i * N + j];
+                w[i * n + j] = (i == j ? real(1) : real(0)) - h * d * w[i * n + j];
         }
         if (!lu_factor<N>(w, n, piv)) {
             copy_n(y, n, y_new);
