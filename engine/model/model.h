@@ -94,6 +94,8 @@ struct Model {
     std::vector<StateVariable> states;
     std::vector<Parameter> parameters;
     std::vector<DerivedParameter> derived;
+    std::vector<Parameter> numbers;  // `number` constants: folded into the formulas, kept for
+                                     // study expressions and user-function bodies
     std::vector<NamedFormula> fixed; // fixed variables, file order
     std::vector<NamedFormula> aux;
     std::vector<Event> events;

@@ -1,0 +1,73 @@
+// What the statement classifier found in a file, before names are resolved: one list per kind of
+// statement, in file order, with the parsed formulas. A formula that did not parse is kept as an
+// empty optional, so that its name still counts as defined and causes no follow-up errors.
+#pragma once
+
+#include "engine/model/ast.h"
+#include "engine/model/model.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bif::model::detail {
+
+struct ValueDeclaration {
+    std::string name; // as written
+    double value = 0.0;
+    SourcePos where;
+};
+
+struct FormulaDeclaration {
+    std::string name; // as written
+    std::optional<Ast> formula;
+    SourcePos where;
+};
+
+struct FunctionDeclaration {
+    std::string name;
+    std::vector<std::string> arguments; // lower case
+    std::string body;                   // as written
+    std::optional<Ast> formula;
+    SourcePos where;
+};
+
+struct ResetDeclaration {
+    std::string target; // as written
+    std::optional<Ast> value;
+    SourcePos where;
+};
+
+struct EventDeclaration {
+    int direction = 1;
+    std::optional<Ast> condition;
+    std::string text;
+    std::vector<ResetDeclaration> resets;
+    SourcePos where;
+};
+
+// The kinds of named definitions, for duplicate checks in file order.
+enum class DefinitionKind { State, Parameter, Number, Derived, Fixed, Aux, Function };
+
+struct DefinitionRef {
+    DefinitionKind kind;
+    std::size_t index; // into the list of that kind
+};
+
+struct Declarations {
+    std::vector<FormulaDeclaration> odes;
+    std::vector<ValueDeclaration> parameters;
+    std::vector<ValueDeclaration> numbers;
+    std::vector<ValueDeclaration> initial_values;
+    std::vector<FormulaDeclaration> derived;
+    std::vector<FormulaDeclaration> fixed;
+    std::vector<FormulaDeclaration> aux;
+    std::vector<FunctionDeclaration> functions;
+    std::vector<EventDeclaration> events;
+    std::vector<Option> options;
+    std::vector<ParameterSet> sets;
+    std::vector<std::string> comments;
+    std::vector<DefinitionRef> definitions; // every named definition, in file order
+};
+
+} // namespace bif::model::detail
