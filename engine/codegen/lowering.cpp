@@ -84,6 +84,7 @@ class Lowerer {
             if (!s.branches.empty() && (needs_statements(s.branches[0]) || needs_statements(s.branches[1]))) {
                 s.named = true;
             }
+            limit_nesting(s);
         }
         for (NodeId m : members)
             available_[m] = 0;
@@ -115,6 +116,24 @@ class Lowerer {
         return members;
     }
 
+    // Written inline, a chain of single-use nodes nests parentheses as deep as the chain is long
+    // (a sum of many terms); compilers limit that nesting (clang: 256 by default). A step whose
+    // inline text would nest deeper than kMaxInlineDepth is named instead. Steps come in
+    // dependency order, so the depths of their arguments are known.
+    void limit_nesting(Step& s) {
+        constexpr int kMaxInlineDepth = 24;
+        const sym::Node& n = pool_.node(s.node);
+        int deepest = 0;
+        auto consider = [&](NodeId arg) {
+            if (auto it = inline_depth_.find(arg); it != inline_depth_.end())
+                deepest = std::max(deepest, it->second);
+        };
+        for (int i = 0; i < sym::arity(n.op); ++i)
+            consider(n.args[i]);
+        if (!s.named && deepest + 1 > kMaxInlineDepth) s.named = true;
+        inline_depth_[s.node] = s.named ? 0 : deepest + 1;
+    }
+
     // Counts how often the block's own steps read each node; an expanded power reads its base
     // more than once (x*x), so that base must be named.
     void count_uses(NodeId m, std::unordered_map<NodeId, int>& uses) const {
@@ -137,6 +156,9 @@ class Lowerer {
 
     const sym::ExprPool& pool_;
     std::vector<char> available_; // 1 while an enclosing block (or this one) computes the node
+    // Nesting depth of each step's inline text (0 when named). A node lowered in two sibling
+    // branches keeps the later value; the bound stays approximate there, which is all it needs.
+    std::unordered_map<NodeId, int> inline_depth_;
 };
 
 } // namespace

@@ -194,6 +194,23 @@ TEST_CASE("what only one branch of if() needs is computed inside that branch", "
     CHECK(text.find("bif::m::sin(") < text.find("?"));
 }
 
+TEST_CASE("parentheses never nest deeper than compilers accept", "[codegen][nesting]") {
+    for (const std::string& key : all_model_keys()) {
+        std::string error;
+        auto m = load_test_model(key, &error);
+        if (!m) continue;
+        const std::string source = generate_source(make_test_request(*m, Precision::Double, "M"));
+        int depth = 0, deepest = 0;
+        for (char ch : source) {
+            depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+            deepest = std::max(deepest, depth);
+        }
+        INFO(key);
+        CHECK(depth == 0);
+        CHECK(deepest <= 64); // clang's default limit is 256
+    }
+}
+
 TEST_CASE("no name or text from the model reaches the source", "[codegen][hostile]") {
     const bif::model::Model hostile = hostile_model();
     for (Precision precision : {Precision::Double, Precision::Float}) {

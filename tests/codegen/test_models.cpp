@@ -158,6 +158,23 @@ model::Model lorenz96_model() {
     return m;
 }
 
+// Right-hand sides that are long chains of single-use nodes (a sum and a product of 300 terms):
+// written inline they would nest parentheses 300 deep.
+model::Model long_chain_model() {
+    model::Model m;
+    m.file = "long_chain";
+    Builder b{m.pool};
+    const NodeId x = m.pool.state(0), w = m.pool.state(1);
+    NodeId sum = b.c(0.0), product = b.c(1.0);
+    for (int k = 1; k <= 300; ++k) {
+        sum = b.add(sum, b.mul(b.c(1.0 / k), b.f(Op::Sin, b.mul(b.c(k), x))));
+        product = b.mul(product, b.add(b.c(1.0), b.mul(b.c(1e-3 / k), w)));
+    }
+    add_state(m, "x", 0.5, b.sub(sum, w));
+    add_state(m, "w", 0.1, b.sub(product, x));
+    return m;
+}
+
 } // namespace
 
 model::Model hostile_model() {
@@ -214,7 +231,8 @@ model::Model renamed(const model::Model& original) {
 }
 
 std::vector<std::string> builtin_model_keys() {
-    return {"builtin:all_operations", "builtin:minimal", "builtin:lorenz96", "builtin:hostile"};
+    return {"builtin:all_operations", "builtin:minimal", "builtin:lorenz96", "builtin:hostile",
+            "builtin:long_chain"};
 }
 
 std::optional<model::Model> load_test_model(const std::string& key, std::string* error) {
@@ -222,6 +240,7 @@ std::optional<model::Model> load_test_model(const std::string& key, std::string*
     if (key == "builtin:minimal") return minimal_model();
     if (key == "builtin:lorenz96") return lorenz96_model();
     if (key == "builtin:hostile") return hostile_model();
+    if (key == "builtin:long_chain") return long_chain_model();
     model::ParseResult parsed = model::load_model_file(key);
     if (!parsed.model) {
         *error = parsed.diagnostics.empty() ? "no model" : parsed.diagnostics.front().format();
