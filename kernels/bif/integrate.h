@@ -40,7 +40,8 @@ struct SystemState {
     static constexpr int E = capacity(Model::num_events);
 
     real t = real(0);
-    real h = real(0); // step size carried to the next step and the next call (0: estimate)
+    real t_low = real(0); // compensation of t (Kahan): t + h in float drifts by ulp(t)/2 per step
+    real h = real(0);     // step size carried to the next step and the next call (0: estimate)
     real y[N] = {};
     real g[E] = {};          // event functions at (t, y) when events_ready
     int event_count[E] = {}; // crossings of each event since the state was made
@@ -169,6 +170,7 @@ BIF_HD StepEnd commit_event_point(const Model& m, Stepper& st, SystemState<Model
     using real = typename Model::real;
     const int n = m.dimension();
     s.t = t;
+    s.t_low = real(0);
     copy_n(y, n, s.y);
     m.events(t, s.y, p, s.g);
     if (stop) {
@@ -340,7 +342,11 @@ BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, type
         if (verdict == StepVerdict::NonFinite) return detail::finish(s, Status::NonFinite);
         ++s.accepted;
         const bool reached_end = last && h == h_asked;
-        const real t_new = reached_end ? t_end : s.t + h;
+        // t_new = t + h with Kahan compensation: the rounding of each addition is carried in
+        // t_low, so a float run keeps its time (and a forcing's phase) to ulp(t), not n ulp(t)
+        const real h_comp = h - s.t_low;
+        const real t_new = reached_end ? t_end : s.t + h_comp;
+        const real t_low_new = reached_end ? real(0) : (t_new - s.t) - h_comp;
         st.accept(m, s.t, s.y, p, h, y_new);
         const detail::StepEnd end = detail::process_step(m, st, s, p, h, t_new, y_new, g_new, ev, obs);
         if (end == detail::StepEnd::Stopped) return s.status;
@@ -348,6 +354,7 @@ BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, type
         s.h = (reached_end && h_next >= h) ? max_of(h_next, s.h) : h_next;
         if (end == detail::StepEnd::Continue) {
             s.t = t_new;
+            s.t_low = t_low_new;
             copy_n(y_new, n, s.y);
             copy_n(g_new, m.event_count(), s.g);
             st.advance(n);

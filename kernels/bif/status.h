@@ -2,6 +2,8 @@
 // alone; it never aborts its neighbours (DiffEqGPU's kernels aborted a whole ensemble instead).
 #pragma once
 
+#include "bif/config.h"
+
 namespace bif {
 
 enum class Status : unsigned char {
@@ -14,7 +16,7 @@ enum class Status : unsigned char {
 };
 
 // Ok and Running may be continued by another call; the others are final.
-constexpr bool is_final(Status s) {
+BIF_HD constexpr bool is_final(Status s) {
     return s != Status::Ok && s != Status::Running;
 }
 

@@ -80,8 +80,9 @@ Result compile(const std::string& source) {
     if (nvrtc.create(&prog, source.c_str(), "kernels_test.cu", int(names.size()), text_ptrs.data(),
                      name_ptrs.data()) != 0)
         return r;
-    const char* options[] = {"--std=c++20", "-arch=compute_90", "-default-device"};
-    r.ok = nvrtc.compile(prog, 3, options) == 0;
+    // no -default-device: a helper that lacks BIF_HD must fail here as it would under nvcc
+    const char* options[] = {"--std=c++20", "-arch=compute_90"};
+    r.ok = nvrtc.compile(prog, 2, options) == 0;
     size_t size = 0;
     nvrtc.log_size(prog, &size);
     r.log.resize(size);

@@ -13,7 +13,9 @@
 // where they are instantiated, in this file.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <boost/numeric/odeint.hpp>
 
 namespace {

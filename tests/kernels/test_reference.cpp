@@ -55,7 +55,8 @@ double robertson_error(double rtol) {
     REQUIRE(st.status == bif::Status::Ok);
     INFO("accepted " << st.accepted << " rejected " << st.rejected);
     const double e = max_relative_error<3>(st.y, kRoberRef);
-    INFO("ROBER t=1e11 rtol " << rtol << ": max relative error " << e << ", " << st.accepted << " steps");
+    UNSCOPED_INFO("ROBER t=1e11 rtol " << rtol << ": max relative error " << e << ", " << st.accepted
+                                       << " steps");
     return e;
 }
 
@@ -67,8 +68,8 @@ double vdpol_error(double tol) {
     const auto st = kt::run<Stepper>(m, y0, 0.0, 2.0, s);
     REQUIRE(st.status == bif::Status::Ok);
     const double e = max_relative_error<2>(st.y, kVdpolRef);
-    INFO("VDPOL t=2 tol " << tol << ": max relative error " << e << ", " << st.accepted << " steps, "
-                          << st.rejected << " rejected");
+    UNSCOPED_INFO("VDPOL t=2 tol " << tol << ": max relative error " << e << ", " << st.accepted << " steps, "
+                                   << st.rejected << " rejected");
     return e;
 }
 
@@ -80,7 +81,7 @@ double pleiades_error(const bif::SolverSettings<double, 28>& s) {
     const auto st = kt::run<Stepper>(m, y0, 0.0, 3.0, s);
     REQUIRE(st.status == bif::Status::Ok);
     const double e = max_abs_error<28>(st.y, kPleiRef);
-    INFO("PLEI t=3: max abs error " << e << ", " << st.accepted << " steps");
+    UNSCOPED_INFO("PLEI t=3: max abs error " << e << ", " << st.accepted << " steps");
     return e;
 }
 

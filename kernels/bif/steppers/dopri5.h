@@ -31,9 +31,9 @@ struct Dopri5 {
     static constexpr int error_order = 4;
 
     bool ready = false;
-    real f0[N];    // k1 = f(t_n, y_n)
-    real f1[N];    // k7 = f(t_n + h, y_new) of the last attempt
-    real dense[N]; // r4 / h of the last attempt: sum_i d_i k_i
+    real f0[N] = {};    // k1 = f(t_n, y_n)
+    real f1[N] = {};    // k7 = f(t_n + h, y_new) of the last attempt
+    real dense[N] = {}; // r4 / h of the last attempt: sum_i d_i k_i
 
     BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
         m.rhs(t, y, p, f0);

@@ -28,8 +28,8 @@ struct Rk4 {
     static constexpr int error_order = 0;
 
     bool ready = false;
-    real f0[N]; // f(t_n, y_n)
-    real f1[N]; // f(t_{n+1}, y_{n+1}) once accepted
+    real f0[N] = {}; // f(t_n, y_n)
+    real f1[N] = {}; // f(t_{n+1}, y_{n+1}) once accepted
 
     BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
         m.rhs(t, y, p, f0);

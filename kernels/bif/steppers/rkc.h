@@ -32,9 +32,9 @@ struct Rkc {
     static constexpr int rho_interval = 25;
 
     bool ready = false;
-    real f0[N];
-    real f1[N];
-    real v[N];                // dominant direction of the last power iteration (a difference to y)
+    real f0[N] = {};
+    real f1[N] = {};
+    real v[N] = {};           // dominant direction of the last power iteration (a difference to y)
     real rho = real(0);       // spectral radius estimate, 1.2 * ||J v|| / ||v||
     int steps_since_rho = -1; // < 0: estimate before the next attempt
     bool has_direction = false;

@@ -27,8 +27,8 @@ struct Rosenbrock23 {
     static constexpr int error_order = 2;
 
     bool ready = false;
-    real f0[N];
-    real f1[N];
+    real f0[N] = {};
+    real f1[N] = {};
 
     BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
         m.rhs(t, y, p, f0);
