@@ -1,6 +1,8 @@
 #include "engine/study/study_checks.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace bif::study {

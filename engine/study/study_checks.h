@@ -14,7 +14,7 @@ Problems check_study_values(const Study& study);
 
 // The section of the active analysis, or nullptr for analyses without one (Lyapunov, trajectory).
 const Section* active_section(const Study& study);
-// "analysis.section"; the path prefix of the active analysis's settings is "analysis".
+// The JSON path of the active analysis's settings block (its section is "analysis.section").
 inline constexpr const char* analysis_path = "analysis";
 
 } // namespace bif::study
