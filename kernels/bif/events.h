@@ -14,12 +14,12 @@ namespace bif {
 
 template <class Real, int E>
 struct EventSettings {
-    static constexpr int capacity_ = capacity(E);
+    static constexpr int slots = capacity(E);
     // Location stops once |g_k| <= tolerance[k] on the new side (MPGOS's event zone half-width);
     // 0 locates the crossing time to a few ulp.
-    Real tolerance[capacity_] = {};
+    Real tolerance[slots] = {};
     // Stop the system at this crossing count of event k (0: never), MPGOS's EventStopCondition.
-    int stop_after[capacity_] = {};
+    int stop_after[slots] = {};
     // Stop after this many consecutive accepted steps that end with some |g_k| <= tolerance[k]:
     // a trajectory that settled on an equilibrium inside an event zone (MPGOS's
     // MaximumIterationForEquilibrium). 0: off.

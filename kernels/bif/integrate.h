@@ -1,7 +1,7 @@
 // The per-system integration driver, the same code for the CPU backend (a loop over systems) and
 // the CUDA kernel (one thread per system, the whole run inside one kernel):
 //
-//   SystemState<M> s = make_state<M>(t0, y0);          // once per system
+//   SystemState<M> s = make_state<M>(t0, y0, m.dimension());   // once per system
 //   Dopri5<M> stepper;                                 // per system, kept while the system runs
 //   for each recording interval [.., t_k]:
 //       integrate(m, stepper, s, p, t_k, settings, events, observer);

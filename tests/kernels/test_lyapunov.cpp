@@ -1,6 +1,6 @@
 // Lyapunov exponents from the tangent wrapper and Gram-Schmidt renormalisation.
-// Lorenz (10, 28, 8/3): 0.9056, 0, -14.5723 (Sprott, Chaos and Time-Series Analysis, 2003,
-// Table A.?; Wolf et al., Physica D 16 (1985): 0.90, 0, -14.57); their sum is the constant trace
+// Lorenz (10, 28, 8/3): 0.9056, 0, -14.5723 (J. C. Sprott, Chaos and Time-Series Analysis, Oxford
+// 2003, Appendix A; Wolf et al., Physica D 16 (1985) 285: 0.90, 0, -14.57); their sum is the trace
 // of the Jacobian, -(sigma + 1 + beta) = -13.6667. Harmonic oscillator: 0, 0.
 #include "test_models.h"
 #include "test_support.h"

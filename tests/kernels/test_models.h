@@ -271,4 +271,25 @@ struct Relax : Defaults {
     static int event_direction(int) { return -1; }
 };
 
+// x' = cos(t) in float: time itself must not drift over many float steps.
+struct FloatForced {
+    using real = float;
+    static constexpr int num_states = 1, num_params = 0, num_param_slots = 0, num_events = 0, num_aux = 0,
+                         num_observables = 0;
+    static constexpr int dimension() { return 1; }
+    static constexpr int event_count() { return 0; }
+    static constexpr int param_slot_count() { return 0; }
+    static constexpr int aux_count() { return 0; }
+    static constexpr int observable_count() { return 0; }
+    static void complete_parameters(real*) {}
+    static void rhs(real t, const real*, const real*, real* f) { f[0] = bif::m::cos(t); }
+    static void jacobian(real, const real*, const real*, real* J) { J[0] = 0; }
+    static void time_derivative(real t, const real*, const real*, real* ft) { ft[0] = -bif::m::sin(t); }
+    static void events(real, const real*, const real*, real*) {}
+    static int event_direction(int) { return 1; }
+    static bool apply_reset(int, real, real*, real*) { return false; }
+    static void aux(real, const real*, const real*, real*) {}
+    static void observables(real, const real*, const real*, real*) {}
+};
+
 } // namespace testmodels

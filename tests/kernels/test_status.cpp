@@ -150,31 +150,6 @@ TEST_CASE("the step size carries over from one interval to the next", "[engine][
     CHECK(carried.y[0] == Approx(std::cos(100.0)).margin(1e-6));
 }
 
-namespace {
-
-// x' = cos(t) in float: time itself must not drift over many float steps.
-struct FloatForced {
-    using real = float;
-    static constexpr int num_states = 1, num_params = 0, num_param_slots = 0, num_events = 0, num_aux = 0,
-                         num_observables = 0;
-    static constexpr int dimension() { return 1; }
-    static constexpr int event_count() { return 0; }
-    static constexpr int param_slot_count() { return 0; }
-    static constexpr int aux_count() { return 0; }
-    static constexpr int observable_count() { return 0; }
-    static void complete_parameters(real*) {}
-    static void rhs(real t, const real*, const real*, real* f) { f[0] = bif::m::cos(t); }
-    static void jacobian(real, const real*, const real*, real* J) { J[0] = 0; }
-    static void time_derivative(real t, const real*, const real*, real* ft) { ft[0] = -bif::m::sin(t); }
-    static void events(real, const real*, const real*, real*) {}
-    static int event_direction(int) { return 1; }
-    static bool apply_reset(int, real, real*, real*) { return false; }
-    static void aux(real, const real*, const real*, real*) {}
-    static void observables(real, const real*, const real*, real*) {}
-};
-
-} // namespace
-
 TEST_CASE("float time is accumulated with compensation", "[engine][kernels][status]") {
     // 10 intervals of 1000 RK4 steps of 0.01 in float: plain t += h drifts by ~ulp(100)/2 per step
     // (4e-3 after 1000 steps, 40% of a step), which adds slivers of steps at interval ends and

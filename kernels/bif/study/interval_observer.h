@@ -59,7 +59,7 @@ struct IntervalObserver {
     template <class View>
     BIF_HD void on_step(const View& v) {
         if (!extrema) return;
-        real o0[O], om[O], o1[O];
+        real o0[O] = {}, om[O] = {}, o1[O] = {};
         real y[IM::num_states];
         const real dt = v.t1 - v.t0;
         m.observables(v.t1, v.y1, v.p, o1);
@@ -83,7 +83,7 @@ struct IntervalObserver {
             const real peak = a + B * th + C * th * th;
             const bool beyond = (C < real(0) && peak > st.hi[j]) || (C > real(0) && peak < st.lo[j]);
             if (!beyond) continue;
-            real ov[O];
+            real ov[O] = {};
             const real tv = v.t0 + th * dt;
             v.state_at(tv, y);
             m.observables(tv, y, v.p, ov);
@@ -94,7 +94,7 @@ struct IntervalObserver {
     template <class Hit>
     BIF_HD void on_event(const Hit& e) {
         if (!extrema) return;
-        real o[O];
+        real o[O] = {};
         m.observables(e.t, e.y_after, e.p, o);
         consider(o);
     }

@@ -118,7 +118,7 @@ struct SectionProgram {
         system_inputs(m, b, v, system, c.p, y0);
         c.s = make_state<IM>(b.t0, y0, m.dimension());
         if constexpr (K > 0) lyapunov_start(im, c.s.y);
-        real o[O];
+        real o[O] = {};
         m.observables(b.t0, y0, c.p, o);
         c.period = b.section_kind == section_stroboscopic ? pick(o, b.period_observable, O) : real(0);
         c.last_section_t = c.last_renorm_t = b.t0;
@@ -166,7 +166,7 @@ struct SectionProgram {
     BIF_HD bool at_section() {
         ++c.sections;
         c.last_section_t = c.s.t;
-        real o[O];
+        real o[O] = {};
         m.observables(c.s.t, c.s.y, c.p, o);
         const bool was_recording = c.sections > b.transient_sections;
         if (K > 0 && (b.renormalization_interval <= real(0) || c.sections == b.transient_sections ||

@@ -50,6 +50,10 @@ enum OutcomeCode : int {
     outcome_invalid_setup = 7,
 };
 
+BIF_HD constexpr bool is_failure_outcome(int outcome) {
+    return outcome != outcome_not_run && outcome != outcome_ok && outcome != outcome_stopped_by_model;
+}
+
 inline constexpr int max_axes = 4;
 
 struct StudySpec {

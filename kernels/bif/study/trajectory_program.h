@@ -30,7 +30,7 @@ struct TrajectoryObserver {
     int& next;
 
     BIF_HD void write(real t, const real* y, const real* p) {
-        real o[O];
+        real o[O] = {};
         m.observables(t, y, p, o);
         v.point(system, next, 0) = t;
         for (int j = 0; j < b.record_count; ++j)
