@@ -19,13 +19,16 @@
 //       // p[P..P+D) from p[0..P); call once per system and after any reset of a parameter
 //       BIF_HD static void complete_parameters(real* p);
 //       BIF_HD static void rhs(real t, const real* y, const real* p, real* dydt);
-//       // row-major, J[i*N + j] = d f_i / d y_j
+//       // row-major with row stride dimension(): J[i*dimension() + j] = d f_i / d y_j
 //       BIF_HD static void jacobian(real t, const real* y, const real* p, real* J);
 //       // d f_i / d t
 //       BIF_HD static void time_derivative(real t, const real* y, const real* p, real* dfdt);
 //       BIF_HD static void events(real t, const real* y, const real* p, real* g);   // g[0..E)
-//       BIF_HD static int event_direction(int k);  // +1, -1, 2 (any crossing) or 0 (XPPAUT exact zero)
-//       // Applies event k's resets (all right-hand sides evaluated before any assignment);
+//       BIF_HD static int event_direction(int k);  // +1, -1, 2 (any crossing) or 0 (XPPAUT exact zero:
+//       //  fires only when g is exactly 0 at a step end; never located)
+//       // Applies event k's resets: all right-hand sides evaluated before any assignment. The front
+//       // end has already substituted earlier state assignments into later values, which gives
+//       // XPPAUT 6.11's reading ({x=0;y=x+1} sets y=1; parameter targets stay simultaneous);
 //       // returns true when the event asks the system to stop (XPPAUT's arret > 0).
 //       // Calls complete_parameters itself when a parameter was reset.
 //       BIF_HD static bool apply_reset(int k, real t, real* y, real* p);
