@@ -1,0 +1,46 @@
+// The host arrays of one batch of systems in the layout of bif::ensemble::View (structure of
+// arrays, stride = the batch's system count): inputs filled from the study, carry zeroed, outputs
+// NaN, statuses not_run.
+#pragma once
+
+#include "bif/study/view.h"
+#include "engine/cpu/study_spec.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace bif::cpu {
+
+struct BatchArrays {
+    std::size_t first = 0; // study index of the batch's system 0
+    std::size_t count = 0;
+    int point_rows = 0, point_columns = 0, scalar_columns = 0, states = 0;
+    std::vector<double> axis_values;
+    std::vector<double> initial_override; // empty unless the batch runs continuation chains
+    std::vector<unsigned int> carry;
+    std::vector<double> points;
+    std::vector<double> scalars;
+    std::vector<int> status;
+    std::vector<int> rows_filled;
+    std::vector<double> final_state; // empty unless requested
+
+    double point(std::size_t system, int row, int column) const {
+        return points[(std::size_t(row) * std::size_t(point_columns) + std::size_t(column)) * count + system];
+    }
+    double scalar(std::size_t system, int column) const {
+        return scalars[std::size_t(column) * count + system];
+    }
+};
+
+// Bytes per system of a batch, for RunControl::systems_per_chunk.
+std::size_t batch_bytes_per_system(const SpecStorage& spec, int carry_words, bool chains);
+
+// Systems [first, first + count) of the study. `chains`: per-system initial states (continuation)
+// and final states.
+BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,
+                       std::size_t first, std::size_t count, bool chains);
+
+// The View over a batch; `times` are the shared trajectory times.
+ensemble::View<double> view_of(BatchArrays& batch, const std::vector<double>& times);
+
+} // namespace bif::cpu

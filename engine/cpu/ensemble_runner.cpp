@@ -1,0 +1,124 @@
+#include "engine/cpu/ensemble_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace bif::cpu {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Slices aim at 2.5..10 ms: short enough for a prompt cancel, long enough that the per-slice cost
+// (loading the carry, restarting the stepper) is noise.
+constexpr long long first_slice_steps = 256;
+constexpr long long max_slice_steps = 1LL << 24;
+constexpr auto slice_low = std::chrono::microseconds(2500);
+constexpr auto slice_high = std::chrono::microseconds(10000);
+
+void run_on_threads(unsigned threads, const std::function<void()>& work) {
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+}
+
+} // namespace
+
+EnsembleRunner::EnsembleRunner(const StudyProgram& program, const study::ResolvedStudy& study,
+                               const SpecStorage& spec, study::RunControl& control)
+    : program_(program), study_(study), spec_(spec), control_(control), total_(study.system_count()) {}
+
+void EnsembleRunner::system_finished() {
+    const std::size_t done = done_.fetch_add(1) + 1;
+    control_.report_progress(done, total_, "integrating");
+}
+
+bool EnsembleRunner::run_system(const ensemble::View<double>& view, std::size_t index,
+                                long long& budget) const {
+    for (;;) {
+        if (control_.cancelled()) return false;
+        const auto start = Clock::now();
+        if (program_.advance(view, index, budget)) return true;
+        const auto took = Clock::now() - start;
+        if (took < slice_low) budget = std::min(budget * 2, max_slice_steps);
+        if (took > slice_high) budget = std::max(budget / 2, 16LL);
+    }
+}
+
+bool EnsembleRunner::run_batch(BatchArrays& batch) {
+    const ensemble::View<double> view = view_of(batch, spec_.times());
+    const unsigned threads = static_cast<unsigned>(
+        std::max<std::size_t>(1, std::min<std::size_t>(control_.threads(), batch.count)));
+    // units of a few systems: at least ~16 per thread for balance, at most 64 systems each
+    const std::size_t unit = std::clamp<std::size_t>(batch.count / (std::size_t(threads) * 16), 1, 64);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stopped{false};
+    run_on_threads(threads, [&] {
+        long long budget = first_slice_steps;
+        for (;;) {
+            const std::size_t begin = next.fetch_add(unit);
+            if (begin >= batch.count || stopped.load()) return;
+            const std::size_t end = std::min(begin + unit, batch.count);
+            for (std::size_t i = begin; i < end; ++i) {
+                if (!run_system(view, i, budget)) {
+                    stopped.store(true);
+                    return;
+                }
+                system_finished();
+            }
+        }
+    });
+    return !stopped.load();
+}
+
+bool EnsembleRunner::run_chains(BatchArrays& batch) {
+    const ensemble::View<double> view = view_of(batch, spec_.times());
+    const std::size_t n = batch.count / 2;
+    const std::size_t states = std::size_t(batch.states);
+    std::atomic<bool> stopped{false};
+    auto chain = [&](std::size_t begin, std::size_t end) {
+        long long budget = first_slice_steps;
+        for (std::size_t i = begin; i < end && !stopped.load(); ++i) {
+            if (i > begin && !ensemble::is_failure_outcome(batch.status[i - 1]))
+                for (std::size_t k = 0; k < states; ++k)
+                    batch.initial_override[k * batch.count + i] = batch.final_state[k * batch.count + i - 1];
+            if (!run_system(view, i, budget)) {
+                stopped.store(true);
+                return;
+            }
+            system_finished();
+        }
+    };
+    if (control_.threads() >= 2) {
+        std::thread down(chain, n, batch.count);
+        chain(0, n);
+        down.join();
+    } else {
+        chain(0, n);
+        chain(n, batch.count);
+    }
+    return !stopped.load();
+}
+
+bool EnsembleRunner::run(const std::function<void(const BatchArrays&)>& on_batch) {
+    const bool chains = study_.is_continuation();
+    const int words = program_.carry_words();
+    std::size_t per_batch = control_.systems_per_chunk(batch_bytes_per_system(spec_, words, chains));
+    if (chains) per_batch = total_; // a chain must stay in one batch
+    control_.report_progress(0, total_, "integrating");
+    for (std::size_t first = 0; first < total_; first += per_batch) {
+        const std::size_t count = std::min(per_batch, total_ - first);
+        BatchArrays batch = make_batch(study_, spec_, words, first, count, chains);
+        const bool finished = chains ? run_chains(batch) : run_batch(batch);
+        on_batch(batch);
+        if (!finished) return false;
+    }
+    return true;
+}
+
+} // namespace bif::cpu

@@ -1,0 +1,43 @@
+// Runs every system of a study through a StudyProgram on a pool of std::threads.
+//
+// Systems go in batches that fit the memory budget (RunControl::systems_per_chunk); inside a batch
+// the threads take work units of a few consecutive systems from a shared counter (neighbours cost
+// alike; the dynamic hand-out balances the rest). Each system advances in slices whose step budget
+// adapts so that a slice takes about 10 ms: a cancel is seen between slices, well within 100 ms.
+// Continuation studies run as two chains (systems [0, n) up the axis, [n, 2n) down), each system
+// starting from the final state of the one before it in its chain.
+#pragma once
+
+#include "engine/cpu/batch_arrays.h"
+#include "engine/cpu/study_program.h"
+#include "engine/study/backend.h"
+
+#include <functional>
+
+namespace bif::cpu {
+
+class EnsembleRunner {
+  public:
+    EnsembleRunner(const StudyProgram& program, const study::ResolvedStudy& study, const SpecStorage& spec,
+                   study::RunControl& control);
+
+    // Calls on_batch for each finished batch, in system order, on the calling thread. Returns false
+    // when cancelled (the batch in progress is still handed over, its unfinished systems not_run).
+    bool run(const std::function<void(const BatchArrays&)>& on_batch);
+
+  private:
+    bool run_batch(BatchArrays& batch);
+    bool run_chains(BatchArrays& batch);
+    // Advances one system to its end; false when cancelled first.
+    bool run_system(const ensemble::View<double>& view, std::size_t index, long long& budget) const;
+    void system_finished();
+
+    const StudyProgram& program_;
+    const study::ResolvedStudy& study_;
+    const SpecStorage& spec_;
+    study::RunControl& control_;
+    std::size_t total_ = 0;
+    std::atomic<std::size_t> done_{0};
+};
+
+} // namespace bif::cpu

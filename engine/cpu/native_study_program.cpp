@@ -1,0 +1,67 @@
+#include "engine/cpu/native_study_program.h"
+
+#include "bif/study/entry.h"
+#include "engine/codegen/codegen.h"
+
+#include <stdexcept>
+
+namespace bif::cpu {
+
+std::string study_entry_source(int program, const char* method_tag) {
+    std::string text = R"(
+#include "bif/study/entry.h"
+
+namespace {
+using StudyMethod = bif::ensemble::methods::)";
+    text += method_tag;
+    text += ";\nconstexpr int study_program = " + std::to_string(program) + ";\n";
+    text += R"(using StudyBlock = bif::ensemble::Block<BifModel>;
+} // namespace
+
+extern "C" int bif_ensemble_abi() { return bif::ensemble::abi_version; }
+extern "C" void* bif_ensemble_make_block(const bif::ensemble::StudySpec* spec) {
+    return new StudyBlock(bif::ensemble::make_block(BifModel{}, *spec));
+}
+extern "C" void bif_ensemble_free_block(void* block) { delete static_cast<StudyBlock*>(block); }
+extern "C" int bif_ensemble_carry_words() {
+    return bif::ensemble::program_carry_words<study_program, BifModel>();
+}
+extern "C" int bif_ensemble_advance(const void* block, const bif::ensemble::View<double>* view,
+                                    bif::ensemble::index_t system, long long budget) {
+    return bif::ensemble::advance_program<study_program, StudyMethod>(
+        BifModel{}, *static_cast<const StudyBlock*>(block), *view, system, budget);
+}
+)";
+    return text;
+}
+
+NativeStudyProgram::NativeStudyProgram(const NativeCompiler& compiler, const study::ResolvedStudy& study,
+                                       const SpecStorage& spec, const std::atomic<bool>* cancel) {
+    const codegen::Request request = study.codegen_request(codegen::Precision::Double, "BifModel");
+    const std::string source = codegen::generate_source(request) +
+                               study_entry_source(spec.program(), method_tag(study.study.solver.method));
+    module_ = compiler.compile(source, cancel);
+    const auto& lib = *module_.library;
+    auto* abi = lib.function<int()>("bif_ensemble_abi");
+    auto* make_block = lib.function<void*(const ensemble::StudySpec*)>("bif_ensemble_make_block");
+    free_block_ = lib.function<void(void*)>("bif_ensemble_free_block");
+    auto* words = lib.function<int()>("bif_ensemble_carry_words");
+    advance_ = lib.function<AdvanceFunction>("bif_ensemble_advance");
+    if (!abi || !make_block || !free_block_ || !words || !advance_)
+        throw std::runtime_error("the compiled study module lacks its entry functions");
+    if (abi() != ensemble::abi_version)
+        throw std::runtime_error("the compiled study module was built for another version of the kernels");
+    carry_words_ = words();
+    block_ = make_block(&spec.spec());
+}
+
+NativeStudyProgram::~NativeStudyProgram() {
+    if (block_ && free_block_) free_block_(block_);
+}
+
+bool NativeStudyProgram::advance(const ensemble::View<double>& view, ensemble::index_t system,
+                                 long long budget) const {
+    return advance_(block_, &view, system, budget) != 0;
+}
+
+} // namespace bif::cpu

@@ -1,0 +1,47 @@
+// The native path: the generated model (bif::codegen::generate_source) and an entry translation unit
+// that instantiates the study's one program and method from kernels/bif/study, compiled to a shared
+// object by NativeCompiler (cached by a hash of the source) and called through extern "C" functions:
+//   int   bif_ensemble_abi()                        ensemble::abi_version of the headers it saw
+//   void* bif_ensemble_make_block(const StudySpec*) the model's Block, on the heap of the module
+//   void  bif_ensemble_free_block(void*)
+//   int   bif_ensemble_carry_words()
+//   int   bif_ensemble_advance(const void* block, const View<double>*, index_t system, long long budget)
+#pragma once
+
+#include "engine/cpu/native_compiler.h"
+#include "engine/cpu/study_program.h"
+#include "engine/cpu/study_spec.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace bif::cpu {
+
+// The entry source for one program and method (a method tag of bif::ensemble::methods).
+std::string study_entry_source(int program, const char* method_tag);
+
+class NativeStudyProgram : public StudyProgram {
+  public:
+    // Throws NativeCompileError (compiler missing or failing), NativeCompileCancelled, or
+    // std::runtime_error (the module lacks an entry or was built for another ABI).
+    NativeStudyProgram(const NativeCompiler& compiler, const study::ResolvedStudy& study,
+                       const SpecStorage& spec, const std::atomic<bool>* cancel);
+    ~NativeStudyProgram() override;
+
+    int carry_words() const override { return carry_words_; }
+    bool advance(const ensemble::View<double>& view, ensemble::index_t system,
+                 long long budget) const override;
+    study::CodePath code_path() const override { return study::CodePath::NativeCompiled; }
+    const NativeModule& module() const { return module_; }
+
+  private:
+    using AdvanceFunction = int(const void*, const ensemble::View<double>*, ensemble::index_t, long long);
+    NativeModule module_;
+    void* block_ = nullptr;
+    void (*free_block_)(void*) = nullptr;
+    AdvanceFunction* advance_ = nullptr;
+    int carry_words_ = 0;
+};
+
+} // namespace bif::cpu

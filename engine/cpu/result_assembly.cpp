@@ -1,0 +1,102 @@
+#include "engine/cpu/result_assembly.h"
+
+#include "bif/study/spec.h"
+
+namespace bif::cpu {
+
+static_assert(ensemble::outcome_not_run == int(study::SystemStatus::NotRun));
+static_assert(ensemble::outcome_ok == int(study::SystemStatus::Ok));
+static_assert(ensemble::outcome_stopped_by_model == int(study::SystemStatus::StoppedByModel));
+static_assert(ensemble::outcome_step_budget_exceeded == int(study::SystemStatus::StepBudgetExceeded));
+static_assert(ensemble::outcome_step_size_underflow == int(study::SystemStatus::StepSizeUnderflow));
+static_assert(ensemble::outcome_non_finite == int(study::SystemStatus::NonFinite));
+static_assert(ensemble::outcome_section_not_reached == int(study::SystemStatus::SectionNotReached));
+static_assert(ensemble::outcome_invalid_setup == int(study::SystemStatus::InvalidSetup));
+
+namespace {
+
+// The program's scalar columns in the order allocate_result lays out the Result's.
+std::vector<int> scalar_sources(const study::ResolvedStudy& r) {
+    const study::Study& s = r.study;
+    std::vector<int> sources;
+    switch (s.analysis) {
+    case study::AnalysisKind::Lyapunov: {
+        const int k = s.lyapunov.mode == study::LyapunovMode::Spectrum ? int(r.model->num_states()) : 1;
+        for (int i = 0; i <= k + 1; ++i) // the exponents, averaged_time, lambda_change
+            sources.push_back(i);
+        break;
+    }
+    case study::AnalysisKind::ParameterMap: {
+        if (s.map.detect_period) sources.push_back(0);
+        if (s.map.largest_exponent) sources.push_back(1);
+        const int accessories = int(r.formulas.accessories.size());
+        for (int a = 0; a < accessories; ++a)
+            sources.push_back(2 + a);
+        if (s.map.count_events)
+            for (std::size_t k = 0; k < r.model->events.size(); ++k)
+                sources.push_back(2 + accessories + int(k));
+        break;
+    }
+    case study::AnalysisKind::Basins:
+        sources = {-1, 0}; // label (the attractor table), period
+        break;
+    default:
+        if (r.is_continuation()) sources.push_back(-1); // "direction", filled by allocate_result
+        break;
+    }
+    return sources;
+}
+
+} // namespace
+
+ResultAssembly::ResultAssembly(const study::ResolvedStudy& study, study::Result& result)
+    : study_(study), result_(result), scalar_sources_(scalar_sources(study)),
+      attractors_(study.study.basins.match_tolerance, study.study.basins.max_attractors) {
+    if (study.study.analysis == study::AnalysisKind::Lyapunov)
+        result_.scalars.push_back(
+            {"lambda_change", std::vector<double>(result_.system_count, study::missing_value)});
+}
+
+void ResultAssembly::store(const BatchArrays& b) {
+    const bool basins = study_.study.analysis == study::AnalysisKind::Basins;
+    const std::size_t n = std::size_t(b.states);
+    std::vector<double> section_points;
+    for (std::size_t i = 0; i < b.count; ++i) {
+        const std::size_t system = b.first + i;
+        const int outcome = b.status[i];
+        result_.status[system] = static_cast<study::SystemStatus>(outcome);
+        if (outcome == ensemble::outcome_not_run) continue;
+        auto& points = result_.points;
+        if (points.rows_per_system > 0) {
+            const std::size_t rows =
+                std::min<std::size_t>(std::size_t(b.rows_filled[i]), points.rows_per_system);
+            points.rows_filled[system] = static_cast<std::uint32_t>(rows);
+            for (std::size_t row = 0; row < rows; ++row)
+                for (std::size_t c = 0; c < points.width(); ++c)
+                    points.row(system, row)[c] = b.point(i, int(row), int(c));
+        }
+        for (std::size_t c = 0; c < scalar_sources_.size() && c < result_.scalars.size(); ++c)
+            if (scalar_sources_[c] >= 0) result_.scalars[c].values[system] = b.scalar(i, scalar_sources_[c]);
+        if (!basins) continue;
+        if (ensemble::is_failure_outcome(outcome)) {
+            result_.scalars[0].values[system] = -1.0;
+            continue;
+        }
+        const std::size_t rows = std::size_t(b.rows_filled[i]);
+        section_points.resize(rows * n);
+        for (std::size_t row = 0; row < rows; ++row)
+            for (std::size_t k = 0; k < n; ++k)
+                section_points[row * n + k] = b.point(i, int(row), int(k));
+        const double period = b.scalar(i, 0);
+        const int label = attractors_.classify(period == period ? int(period) : 0, section_points, rows, n);
+        result_.scalars[0].values[system] = label;
+    }
+}
+
+std::vector<std::string> ResultAssembly::warnings() const {
+    if (!attractors_.overflowed()) return {};
+    return {"more attractors than max_attractors (" + std::to_string(study_.study.basins.max_attractors) +
+            "): systems on the others are labelled -1"};
+}
+
+} // namespace bif::cpu

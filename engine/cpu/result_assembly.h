@@ -1,0 +1,30 @@
+// Copying a finished batch's outputs into the study's Result: statuses, point rows, and the
+// program's scalar columns under the Result's names (engine/study/result.h); basins are labelled
+// through the attractor table here, in system order.
+#pragma once
+
+#include "engine/analysis/attractor_table.h"
+#include "engine/cpu/batch_arrays.h"
+#include "engine/study/result.h"
+
+namespace bif::cpu {
+
+class ResultAssembly {
+  public:
+    // Adds the columns the CPU backend reports beyond allocate_result's layout ("lambda_change" for
+    // Lyapunov studies: how much the estimate moved over the last tenth of the averaging).
+    ResultAssembly(const study::ResolvedStudy& study, study::Result& result);
+
+    void store(const BatchArrays& batch);
+    // Notes for RunInfo (an attractor table that overflowed).
+    std::vector<std::string> warnings() const;
+
+  private:
+    const study::ResolvedStudy& study_;
+    study::Result& result_;
+    // result scalar column -> program scalar column (-1: filled here, e.g. the basin label)
+    std::vector<int> scalar_sources_;
+    analysis::AttractorTable attractors_;
+};
+
+} // namespace bif::cpu

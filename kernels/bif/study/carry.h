@@ -1,0 +1,36 @@
+// Moving a system's carried state between registers and the structure-of-arrays carry words of the
+// View. A carried struct is copied as 32-bit words, word w of system s at carry[s + w * stride]:
+// consecutive GPU threads read consecutive addresses, and the struct may hold reals, integers and
+// flags alike. Copies go through __builtin_memcpy (no type punning; it compiles to register moves).
+#pragma once
+
+#include "bif/config.h"
+#include "bif/study/view.h"
+
+namespace bif::ensemble {
+
+template <class T>
+BIF_HD constexpr int words_of() {
+    return int((sizeof(T) + 3) / 4);
+}
+
+// Loads the struct that starts at carry word `offset`.
+template <class T, class Real>
+BIF_HD void load_carry(const View<Real>& v, index_t system, int offset, T& value) {
+    constexpr int n = words_of<T>();
+    unsigned int buffer[n];
+    for (int w = 0; w < n; ++w)
+        buffer[w] = v.carry[index_t(offset + w) * v.stride + system];
+    __builtin_memcpy(&value, buffer, sizeof(T));
+}
+
+template <class T, class Real>
+BIF_HD void store_carry(const View<Real>& v, index_t system, int offset, const T& value) {
+    constexpr int n = words_of<T>();
+    unsigned int buffer[n] = {};
+    __builtin_memcpy(buffer, &value, sizeof(T));
+    for (int w = 0; w < n; ++w)
+        v.carry[index_t(offset + w) * v.stride + system] = buffer[w];
+}
+
+} // namespace bif::ensemble

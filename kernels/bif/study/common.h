@@ -1,0 +1,147 @@
+// Pieces every analysis program shares: a system's inputs from the block and the view, the
+// integration of one slice under the run's step budgets, and the mapping of the driver's Status to
+// the per-system outcome.
+#pragma once
+
+#include "bif/integrate.h"
+#include "bif/lyapunov.h"
+#include "bif/study/block.h"
+#include "bif/study/carry.h"
+#include "bif/study/view.h"
+
+namespace bif::ensemble {
+
+template <bool Condition, class A, class B>
+struct select_type {
+    using type = A;
+};
+template <class A, class B>
+struct select_type<false, A, B> {
+    using type = B;
+};
+
+// The model a program integrates: the model itself (K = 0) or it with K tangent vectors.
+template <class Model, int K>
+struct integration_model {
+    using type = TangentModel<Model, K>;
+    BIF_HD static type make(const Model& m) { return type{m}; }
+};
+template <class Model>
+struct integration_model<Model, 0> {
+    using type = Model;
+    BIF_HD static const Model& make(const Model& m) { return m; }
+};
+
+// Phase codes shared by the programs' carried state.
+enum PhaseCode : int { phase_new = 0, phase_running = 1, phase_done = 2 };
+
+// The system's parameter slots (user values, its swept values, derived slots completed) and its
+// initial state.
+template <class Model>
+BIF_HD void system_inputs(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
+                          index_t system, typename Model::real* p, typename Model::real* y0) {
+    const int n = m.dimension();
+    for (int i = 0; i < m.param_slot_count(); ++i)
+        p[i] = b.parameters[i];
+    for (int i = 0; i < n; ++i)
+        y0[i] = v.initial_override ? v.initial_override[index_t(i) * v.stride + system] : b.initial[i];
+    for (int a = 0; a < b.axis_count; ++a) {
+        const typename Model::real value = v.axis_values[index_t(a) * v.stride + system];
+        if (b.axis_is_state[a]) {
+            if (!v.initial_override) y0[b.axis_slot[a]] = value;
+        } else {
+            p[b.axis_slot[a]] = value;
+        }
+    }
+    m.complete_parameters(p);
+}
+
+// Solver settings for a model of `Dim` components whose first n follow the base settings and whose
+// tangent components (vector k, component i) take the tolerances of state i: the tangent vectors are
+// kept at unit length, so the state's scale is a fair one for them.
+template <int Dim, class Real, int N>
+BIF_HD void widen_settings(const SolverSettings<Real, N>& base, int n, int dim,
+                           SolverSettings<Real, Dim>& out) {
+    for (int i = 0; i < dim; ++i) {
+        out.rtol[i] = base.rtol[i % n];
+        out.atol[i] = base.atol[i % n];
+    }
+    out.initial_step = base.initial_step;
+    out.min_step = base.min_step;
+    out.max_step = base.max_step;
+    out.safety = base.safety;
+    out.max_growth = base.max_growth;
+    out.max_shrink = base.max_shrink;
+    out.pi_beta = base.pi_beta;
+    out.adaptive = base.adaptive;
+    out.norm = base.norm;
+}
+
+template <int Dim, class Real, int N>
+BIF_HD void copy_settings(const SolverSettings<Real, N>& base, int n, int dim,
+                          SolverSettings<Real, Dim>& out) {
+    if constexpr (Dim == N) {
+        (void)n;
+        (void)dim;
+        out = base;
+    } else {
+        widen_settings(base, n, dim, out);
+    }
+}
+
+// The step budgets of one advance_system call (`slice`, attempts left in this call) and of the
+// whole run (`used` of `total`).
+struct StepBudget {
+    long long slice;
+    long long used;
+    long long total;
+
+    BIF_HD long long allowed() const {
+        const long long run_left = total - used;
+        return slice < run_left ? slice : run_left;
+    }
+    BIF_HD bool run_spent() const { return used >= total; }
+};
+
+// integrate() toward t_end within the budgets; `set` is the caller's mutable copy (its max_steps is
+// set here). A call that ran out of the slice budget leaves the system resumable (status Ok).
+template <class IM, class Stepper, class Observer>
+BIF_HD Status integrate_within(const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p,
+                               typename IM::real t_end,
+                               SolverSettings<typename IM::real, IM::num_states>& set,
+                               const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs,
+                               StepBudget& budget) {
+    const long long allowed = budget.allowed();
+    if (allowed <= 0) return Status::StepBudgetSpent;
+    set.max_steps = allowed < 1000000000LL ? int(allowed) : 1000000000;
+    const unsigned long long before = s.accepted + s.rejected;
+    const Status r = integrate(m, st, s, p, t_end, set, ev, obs);
+    const long long used = (long long)(s.accepted + s.rejected - before);
+    budget.slice -= used;
+    budget.used += used;
+    if (r == Status::StepBudgetSpent && !budget.run_spent()) s.status = Status::Ok;
+    return r;
+}
+
+// The outcome of a system whose integration ended with `r` (not Ok).
+BIF_HD inline int outcome_of(Status r) {
+    switch (r) {
+    case Status::StoppedByEvent:
+        return outcome_stopped_by_model;
+    case Status::StepBudgetSpent:
+        return outcome_step_budget_exceeded;
+    case Status::StepUnderflow:
+        return outcome_step_size_underflow;
+    case Status::NonFinite:
+        return outcome_non_finite;
+    default:
+        return outcome_ok;
+    }
+}
+
+template <class Real>
+BIF_HD Real huge_time() {
+    return sizeof(Real) == 4 ? Real(1e30f) : Real(1e300);
+}
+
+} // namespace bif::ensemble

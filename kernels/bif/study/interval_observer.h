@@ -1,0 +1,129 @@
+// What the section analyses measure between section points, inside the integration loop:
+//   - the extremes of every observable over the current interval (bifurcation max_between /
+//     min_between), restarted at each section point;
+//   - accessories over the steps of the recorded phase: the max, the min, or the time mean.
+// Candidates are every step end, the state after an event's resets, the step's midpoint on the
+// dense output and, when the parabola through start, middle and end peaks inside the step beyond
+// the extreme found so far, the dense output at that vertex (one interpolation step, error
+// O(h^4) for a smooth observable; the kernels' golden-section search would cost ~26 evaluations).
+// The time mean integrates each step with Simpson's rule on the same three values.
+#pragma once
+
+#include "bif/events.h"
+#include "bif/kernel_support.h"
+#include "bif/study/block.h"
+
+namespace bif::ensemble {
+
+// Carried between slices.
+template <class Model>
+struct IntervalStats {
+    using real = typename Model::real;
+    static constexpr int O = capacity(Model::num_observables);
+    real lo[O] = {};         // this interval's minimum of each observable
+    real hi[O] = {};         // and maximum
+    real acc[O] = {};        // step accessories over the recorded phase
+    real acc_time = real(0); // time covered by the step accessories
+};
+
+template <class Model>
+BIF_HD void begin_interval(const Model& m, IntervalStats<Model>& st, const typename Model::real* o) {
+    for (int j = 0; j < m.observable_count(); ++j)
+        st.lo[j] = st.hi[j] = o[j];
+}
+
+// The start of the recorded phase at a section point with observables o: maxima and minima start
+// there (over sections and over steps alike), sums at zero.
+template <class Model>
+BIF_HD void begin_accessories(const Block<Model>& b, IntervalStats<Model>& st,
+                              const typename Model::real* o) {
+    using real = typename Model::real;
+    constexpr int O = capacity(Model::num_observables);
+    for (int a = 0; a < b.accessory_count; ++a)
+        st.acc[a] = b.accessory_reduce[a] == reduce_mean ? real(0) : pick(o, b.accessory_observable[a], O);
+    st.acc_time = real(0);
+}
+
+// Observer for integrate(); `Base` is the analysed model, IM the integrated one (the model or its
+// tangent extension, whose observables are the model's).
+template <class Base, class IM>
+struct IntervalObserver {
+    using real = typename Base::real;
+    static constexpr int O = capacity(Base::num_observables);
+
+    const IM& m;
+    const Block<Base>& b;
+    IntervalStats<Base>& st;
+    bool extrema;   // track lo/hi (needed by the record or by step accessories)
+    bool recording; // the recorded phase: accumulate step accessories
+
+    template <class View>
+    BIF_HD void on_step(const View& v) {
+        if (!extrema) return;
+        real o0[O] = {}, om[O] = {}, o1[O] = {};
+        real y[IM::num_states];
+        const real dt = v.t1 - v.t0;
+        m.observables(v.t1, v.y1, v.p, o1);
+        if (!(dt > real(0))) {
+            consider(o1);
+            return;
+        }
+        m.observables(v.t0, v.y0, v.p, o0);
+        const real tm = v.t0 + real(0.5) * dt;
+        v.state_at(tm, y);
+        m.observables(tm, y, v.p, om);
+        if (recording && b.step_accessories) accumulate_mean(o0, om, o1, dt);
+        consider(o1);
+        consider(om);
+        for (int j = 0; j < m.observable_count(); ++j) {
+            // parabola a + B th + C th^2 through th = 0, 1/2, 1: C = 2(a - 2b + c), B = c - a - C
+            const real a = o0[j], c = o1[j], C = real(2) * (a - real(2) * om[j] + c);
+            const real B = c - a - C;
+            const real th = -B / (real(2) * C);
+            if (!(th > real(0) && th < real(1))) continue;
+            const real peak = a + B * th + C * th * th;
+            const bool beyond = (C < real(0) && peak > st.hi[j]) || (C > real(0) && peak < st.lo[j]);
+            if (!beyond) continue;
+            real ov[O] = {};
+            const real tv = v.t0 + th * dt;
+            v.state_at(tv, y);
+            m.observables(tv, y, v.p, ov);
+            consider(ov);
+        }
+    }
+
+    template <class Hit>
+    BIF_HD void on_event(const Hit& e) {
+        if (!extrema) return;
+        real o[O] = {};
+        m.observables(e.t, e.y_after, e.p, o);
+        consider(o);
+    }
+
+  private:
+    BIF_HD void consider(const real* o) {
+        for (int j = 0; j < m.observable_count(); ++j) {
+            st.lo[j] = o[j] < st.lo[j] ? o[j] : st.lo[j];
+            st.hi[j] = o[j] > st.hi[j] ? o[j] : st.hi[j];
+        }
+        if (!recording || !b.step_accessories) return;
+        for (int a = 0; a < b.accessory_count; ++a) {
+            if (b.accessory_over[a] != over_steps || b.accessory_reduce[a] == reduce_mean) continue;
+            const real x = pick(o, b.accessory_observable[a], O);
+            const bool better = b.accessory_reduce[a] == reduce_max ? x > st.acc[a] : x < st.acc[a];
+            if (better) st.acc[a] = x;
+        }
+    }
+
+    // Simpson's rule over the step: dt (o0 + 4 om + o1) / 6
+    BIF_HD void accumulate_mean(const real* o0, const real* om, const real* o1, real dt) {
+        for (int a = 0; a < b.accessory_count; ++a) {
+            if (b.accessory_over[a] != over_steps || b.accessory_reduce[a] != reduce_mean) continue;
+            const int k = b.accessory_observable[a];
+            st.acc[a] += dt * (pick(o0, k, O) + real(4) * pick(om, k, O) + pick(o1, k, O)) / real(6);
+        }
+        st.acc_time += dt;
+    }
+};
+
+} // namespace bif::ensemble

@@ -1,0 +1,255 @@
+// Bifurcation diagrams, two-parameter maps and basins: one system iterated from section point to
+// section point. The section is stroboscopic (t0 + n T exactly: each interval integrates to that
+// time, T = observable period_observable at (t0, y0), once per system) or an event section (the
+// study event section_event, stopped at each crossing located on the dense output; a system with
+// no crossing for max_time_between gets SectionNotReached). The first transient_sections points are
+// discarded, the next recorded_sections recorded:
+//   bifurcation  points row r: each recorded observable at the section, or its max / min over the
+//                interval that ends there (bif/study/interval_observer.h)
+//   map, basins  points row r: the state at the section (N columns), the input of period detection;
+//                scalars (map): 0 period, 1 largest exponent, 2.. accessories, then the crossings of
+//                each model event over the recorded phase; (basins): 0 period
+// K = 1 integrates the model with one tangent vector (map with largest_exponent): renormalised at
+// every section point (renormalization_interval 0) or every interval, averaged over the recorded
+// phase, per unit time.
+#pragma once
+
+#include "bif/study/common.h"
+#include "bif/study/interval_observer.h"
+#include "bif/study/period.h"
+
+namespace bif::ensemble {
+
+template <class Model, int K>
+struct SectionCarry {
+    using IM = typename integration_model<Model, K>::type;
+    using real = typename Model::real;
+    static constexpr int P = capacity(Model::num_param_slots);
+    static constexpr int E = capacity(Model::num_events);
+
+    real p[P];
+    SystemState<IM> s;
+    IntervalStats<Model> stats;
+    LyapunovSums<1, real> lyap;
+    real period;         // stroboscopic T
+    real last_section_t; // event sections: the deadline counts from here
+    real last_renorm_t;
+    long long steps_used;
+    int renorms; // renormalisations at fixed intervals so far
+    int sections;
+    int rows;
+    int phase;
+    int events_at_start[E]; // event counts when recording began
+};
+
+template <class Model, class Method, int K>
+struct SectionProgram {
+    using real = typename Model::real;
+    using IM = typename integration_model<Model, K>::type;
+    using Carry = SectionCarry<Model, K>;
+    using Stepper = typename Method::template stepper<IM>;
+    static constexpr int O = capacity(Model::num_observables);
+
+    const Model& m;
+    const IM im;
+    const Block<Model>& b;
+    const View<real>& v;
+    index_t system;
+    Carry& c;
+
+    BIF_HD bool recording() const { return c.sections >= b.transient_sections; }
+
+    BIF_HD void finish(int outcome) {
+        c.phase = phase_done;
+        v.status[system] = outcome;
+        v.rows_filled[system] = c.rows;
+        if (outcome == outcome_ok || outcome == outcome_stopped_by_model) write_features();
+        if (v.final_state)
+            for (int i = 0; i < m.dimension(); ++i)
+                v.final_state[index_t(i) * v.stride + system] = c.s.y[i];
+    }
+
+    BIF_HD void write_features() {
+        const int n = m.dimension();
+        if (b.analysis == analysis_basins) {
+            v.scalar(system, 0) = real(detect_period(v, system, c.rows, n, b.period_tolerance, b.max_period));
+            return;
+        }
+        if (b.analysis != analysis_map) return;
+        if (b.detect_period)
+            v.scalar(system, 0) = real(detect_period(v, system, c.rows, n, b.period_tolerance, b.max_period));
+        if (K > 0 && c.lyap.elapsed > real(0)) v.scalar(system, 1) = c.lyap.sum[0] / c.lyap.elapsed;
+        for (int a = 0; a < b.accessory_count; ++a) {
+            real value = c.stats.acc[a];
+            if (b.accessory_reduce[a] == reduce_mean)
+                value = b.accessory_over[a] == over_steps ? value / c.stats.acc_time : value / real(c.rows);
+            v.scalar(system, 2 + a) = value;
+        }
+        if (b.count_events)
+            for (int k = 0; k < b.model_event_count; ++k)
+                v.scalar(system, 2 + b.accessory_count + k) = real(c.s.event_count[k] - c.events_at_start[k]);
+    }
+
+    // Tangent vector renormalisation at the current point; accumulated in the recorded phase.
+    BIF_HD void renormalise(bool accumulate) {
+        if constexpr (K > 0) {
+            LyapunovSums<1, real> step;
+            lyapunov_renormalise(im, c.s.y, c.s.t - c.last_renorm_t, step);
+            if (accumulate) {
+                c.lyap.sum[0] += step.sum[0];
+                c.lyap.elapsed += step.elapsed;
+            }
+            c.last_renorm_t = c.s.t;
+        } else {
+            (void)accumulate;
+        }
+    }
+
+    BIF_HD void begin_recording(const real* o) {
+        begin_accessories(b, c.stats, o);
+        for (int k = 0; k < m.event_count(); ++k)
+            c.events_at_start[k] = c.s.event_count[k];
+        c.lyap = LyapunovSums<1, real>{};
+    }
+
+    // Returns false when the system cannot start (its status is then set).
+    BIF_HD bool start() {
+        real y0[Model::num_states];
+        system_inputs(m, b, v, system, c.p, y0);
+        c.s = make_state<IM>(b.t0, y0, m.dimension());
+        if constexpr (K > 0) lyapunov_start(im, c.s.y);
+        real o[O] = {};
+        m.observables(b.t0, y0, c.p, o);
+        c.period = b.section_kind == section_stroboscopic ? pick(o, b.period_observable, O) : real(0);
+        c.last_section_t = c.last_renorm_t = b.t0;
+        c.sections = c.rows = c.renorms = 0;
+        c.steps_used = 0;
+        c.phase = phase_running;
+        const bool section_ok = b.section_kind == section_stroboscopic
+                                    ? (c.period > real(0) && m::is_finite(c.period))
+                                    : (b.section_kind == section_event && b.section_event >= 0);
+        if (!section_ok || !all_finite(y0, m.dimension())) {
+            finish(outcome_invalid_setup);
+            return false;
+        }
+        begin_interval(m, c.stats, o);
+        if (b.transient_sections == 0) begin_recording(o);
+        return true;
+    }
+
+    BIF_HD void record_row(const real* o) {
+        const int row = c.rows;
+        if (b.analysis == analysis_bifurcation) {
+            for (int j = 0; j < b.record_count; ++j) {
+                const int k = b.record_observable[j];
+                const real value = b.record_mode[j] == record_max_between   ? pick(c.stats.hi, k, O)
+                                   : b.record_mode[j] == record_min_between ? pick(c.stats.lo, k, O)
+                                                                            : pick(o, k, O);
+                v.point(system, row, j) = value;
+            }
+        } else {
+            for (int i = 0; i < m.dimension(); ++i)
+                v.point(system, row, i) = c.s.y[i];
+            for (int a = 0; a < b.accessory_count; ++a) {
+                if (b.accessory_over[a] != over_sections) continue;
+                const real x = pick(o, b.accessory_observable[a], O);
+                if (b.accessory_reduce[a] == reduce_mean)
+                    c.stats.acc[a] += x;
+                else if (b.accessory_reduce[a] == reduce_max ? x > c.stats.acc[a] : x < c.stats.acc[a])
+                    c.stats.acc[a] = x;
+            }
+        }
+        c.rows = row + 1;
+    }
+
+    // The system is at a section point. Returns true when the analysis is complete.
+    BIF_HD bool at_section() {
+        ++c.sections;
+        c.last_section_t = c.s.t;
+        real o[O] = {};
+        m.observables(c.s.t, c.s.y, c.p, o);
+        const bool was_recording = c.sections > b.transient_sections;
+        if (K > 0 && (b.renormalization_interval <= real(0) || c.sections == b.transient_sections ||
+                      c.sections == b.transient_sections + b.recorded_sections))
+            renormalise(was_recording);
+        if (!was_recording) {
+            begin_interval(m, c.stats, o);
+            if (c.sections == b.transient_sections) begin_recording(o);
+            return false;
+        }
+        record_row(o);
+        begin_interval(m, c.stats, o);
+        if (c.rows < b.recorded_sections) return false;
+        finish(outcome_ok);
+        return true;
+    }
+
+    BIF_HD real next_renorm_time() const {
+        if (K == 0 || !(b.renormalization_interval > real(0))) return huge_time<real>();
+        return b.t0 + real(c.renorms + 1) * b.renormalization_interval;
+    }
+
+    // Runs until the analysis completes, the system fails, or the slice budget is spent.
+    BIF_HD bool run(long long slice) {
+        Stepper st;
+        SolverSettings<real, IM::num_states> set;
+        copy_settings(b.solver, m.dimension(), im.dimension(), set);
+        EventSettings<real, Model::num_events> ev = b.events;
+        StepBudget budget{slice, c.steps_used, b.max_steps};
+        const bool strobe = b.section_kind == section_stroboscopic;
+        bool done = false;
+        while (!done) {
+            const real t_section = strobe ? b.t0 + real(c.sections + 1) * c.period : huge_time<real>();
+            const real t_deadline = !strobe && b.max_time_between > real(0)
+                                        ? c.last_section_t + b.max_time_between
+                                        : huge_time<real>();
+            const real t_renorm = next_renorm_time();
+            const real t_end = min_of(min_of(t_section, t_deadline), t_renorm);
+            if (!strobe) {
+                for (int k = 0; k < m.event_count(); ++k)
+                    ev.stop_after[k] = k == b.section_event ? c.s.event_count[k] + 1 : b.events.stop_after[k];
+            }
+            IntervalObserver<Model, IM> obs{im, b, c.stats, b.record_extrema || b.step_accessories,
+                                            recording()};
+            const Status r = integrate_within(im, st, c.s, c.p, t_end, set, ev, obs, budget);
+            if (r == Status::StepBudgetSpent && !budget.run_spent()) break;
+            if (r == Status::StoppedByEvent && !strobe && c.s.stop_event == b.section_event) {
+                c.s.status = Status::Ok;
+                c.s.stop_event = -1;
+                state_changed(c.s, st);
+                done = at_section();
+            } else if (r != Status::Ok) {
+                finish(outcome_of(r));
+                done = true;
+            } else if (c.s.t == t_section) {
+                done = at_section();
+            } else if (c.s.t == t_renorm) {
+                ++c.renorms;
+                renormalise(recording());
+                state_changed(c.s, st);
+            } else if (c.s.t == t_deadline) {
+                finish(outcome_section_not_reached);
+                done = true;
+            }
+            if (K > 0 && !done) state_changed(c.s, st);
+        }
+        c.steps_used = budget.used;
+        return done;
+    }
+};
+
+template <class Model, class Method, int K>
+BIF_HD bool advance_sections(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
+                             index_t system, long long slice) {
+    using Program = SectionProgram<Model, Method, K>;
+    typename Program::Carry c;
+    load_carry(v, system, 0, c);
+    if (c.phase == phase_done) return true;
+    Program program{m, integration_model<Model, K>::make(m), b, v, system, c};
+    bool done = c.phase == phase_new && !program.start();
+    if (!done) done = program.run(slice);
+    store_carry(v, system, 0, c);
+    return done;
+}
+
+} // namespace bif::ensemble
