@@ -20,6 +20,15 @@ std::string deeply_nested(int levels) {
     return "x'=" + std::string(levels, '(') + "1" + std::string(levels, ')');
 }
 
+// a0=x, a1=a0+1, ...: after inlining, a5000 is 5001 levels high, one more than allowed; it is
+// defined on line 5002 and its `+` is in column 12.
+std::string long_fixed_chain() {
+    std::string text = "x'=a5100\na0=x\n";
+    for (int i = 1; i <= 5100; ++i)
+        text.append("a").append(std::to_string(i)).append("=a").append(std::to_string(i - 1)).append("+1\n");
+    return text;
+}
+
 const std::vector<Row>& rows() {
     static const std::vector<Row> table = {
         // formulas
@@ -43,6 +52,7 @@ const std::vector<Row>& rows() {
         {"x'=if(x>0)then(1)", 1, 18, "E-else"},
         {"x'=(1,2)", 1, 6, "E-syntax"},
         {deeply_nested(250), 1, 204, "E-nesting"},
+        {long_fixed_chain(), 5002, 12, "E-too-deep"},
         // names
         {"x'=foo", 1, 4, "E-unknown-name"},
         {"x'=e", 1, 4, "E-unknown-name"},
@@ -106,6 +116,8 @@ const std::vector<Row>& rows() {
         {"x'=1\nvector v 3", 2, 1, "E-vector"},
         {"x'=1\ngroup g", 2, 1, "E-group"},
         {"x'=1\n#include other.ode", 2, 1, "E-include"},
+        {"x'=1\noptions my.opt", 2, 1, "E-options-file"},
+        {"x'=lgamma(2)", 1, 4, "E-unsupported-function"},
         {"x'=ran(1)", 1, 4, "E-random"},
         {"x'=normal(0,1)", 1, 4, "E-random"},
         {"x'=besselj(0,x)", 1, 4, "E-bessel"},
@@ -166,6 +178,19 @@ TEST_CASE("every error code of the table has its own row", "[model][diagnostics]
     for (const Row& row : rows())
         if (std::find(codes.begin(), codes.end(), row.code) == codes.end()) codes.push_back(row.code);
     CHECK(codes.size() >= 60);
+}
+
+TEST_CASE("diagnostics are bounded: a flood of errors ends with one E-too-many", "[model][diagnostics]") {
+    std::string text = "x'=1\n";
+    for (int i = 0; i < 2000; ++i)
+        text.append("aux a")
+            .append(std::to_string(i))
+            .append("=nothing")
+            .append(std::to_string(i))
+            .append("\n");
+    const ParseResult r = parse_model(text, "m.ode");
+    CHECK(r.diagnostics.size() == 501);
+    CHECK(r.diagnostics.back().code == "E-too-many");
 }
 
 TEST_CASE("a file keeps going after errors and reports each one", "[model][diagnostics]") {
