@@ -1,0 +1,145 @@
+#include "engine/cuda/cuda_backend.h"
+
+#include "engine/cpu/result_assembly.h"
+#include "engine/cuda/driver_library.h"
+#include "engine/cuda/ensemble_runner.h"
+#include "engine/cuda/ensemble_source.h"
+#include "engine/cuda/errors.h"
+#include "engine/cuda/module_compiler.h"
+#include "engine/cuda/nvrtc_library.h"
+#include "engine/study/resolved_study.h"
+
+#include <chrono>
+#include <map>
+
+namespace bif::cuda {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string first_line(const std::string& text) {
+    return text.substr(0, text.find('\n'));
+}
+
+class CudaBackend : public study::Backend {
+  public:
+    explicit CudaBackend(CudaBackendOptions options) : options_(options) {}
+
+    std::string name() const override { return "cuda"; }
+
+    study::Availability availability() const override {
+        const DriverLibrary& driver = DriverLibrary::instance();
+        if (!driver.available()) return {false, driver.unavailable_reason()};
+        if (driver.device_count() == 0) return {false, "no CUDA device found"};
+        const NvrtcLibrary& nvrtc = NvrtcLibrary::instance();
+        if (!nvrtc.available()) return {false, nvrtc.unavailable_reason()};
+        return {true, ""};
+    }
+
+    study::Availability supports(const study::ResolvedStudy& study) const override {
+        if (study.is_continuation())
+            return {false, "continuation sweeps run system after system; the CPU runs them"};
+        return {true, ""};
+    }
+
+    study::Result run(const study::ResolvedStudy& study, study::RunControl& control) override {
+        const auto start = Clock::now();
+        const Availability a = availability();
+        if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
+        std::vector<DeviceInfo> devices = list_devices();
+        if (options_.max_devices > 0 && devices.size() > std::size_t(options_.max_devices))
+            devices.resize(std::size_t(options_.max_devices));
+        study::Result result = study::allocate_result(study);
+        study::RunInfo& info = result.info;
+        info.backend = "cuda";
+        info.device = devices.front().name + (devices.size() > 1 ? " x" + std::to_string(devices.size()) : "");
+        info.precision = precision_on(study, devices.front());
+        info.code_path = study::CodePath::Cuda;
+        if (info.precision == codegen::Precision::Float && smallest_tolerance(study) < 1e-6)
+            info.warnings.push_back("float cannot honour tolerances below about 1e-6");
+        const cpu::SpecStorage spec(study);
+
+        control.report_progress(0, study.system_count(), "compiling model");
+        const auto compile_start = Clock::now();
+        const ModuleCompiler compiler;
+        const CompileRequest request = ensemble_request(study, info.precision, spec.program());
+        std::map<std::string, CompiledModule> modules; // by target
+        std::vector<EnsembleDevice> ensemble_devices;
+        bool all_cached = true;
+        try {
+            for (const DeviceInfo& d : devices) {
+                const Target target = compiler.target_for(d);
+                auto found = modules.find(target.name());
+                if (found == modules.end())
+                    found = modules.emplace(target.name(), compiler.compile(request, target)).first;
+                all_cached = all_cached && found->second.from_cache();
+                ensemble_devices.push_back({Context(d.ordinal), &found->second});
+            }
+        } catch (const CompileError& e) {
+            throw study::BackendError("NVRTC rejected the generated model: " + first_line(e.what()) + "\n" + e.log());
+        } catch (const std::exception& e) {
+            throw study::BackendError(std::string("CUDA: ") + e.what());
+        }
+        info.compile_seconds = seconds_since(compile_start);
+        info.code_note = std::string(all_cached ? "module cache hit" : "compiled with NVRTC") + ", " +
+                         modules.begin()->first;
+        if (control.cancelled()) return result;
+
+        const auto run_start = Clock::now();
+        cpu::ResultAssembly assembly(study, result);
+        RunnerOptions runner_options;
+        runner_options.slice_seconds = options_.slice_seconds;
+        runner_options.max_batch = options_.max_batch;
+        const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
+        EnsembleRunner runner(std::move(ensemble_devices), study, spec, real_bytes, control, runner_options);
+        try {
+            info.complete = runner.run([&](const cpu::BatchArrays& batch) { assembly.store(batch); });
+        } catch (const study::BackendError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw study::BackendError(std::string("CUDA: ") + e.what());
+        }
+        for (auto& w : assembly.warnings())
+            info.warnings.push_back(std::move(w));
+        info.notes.push_back("cuda: " + std::to_string(runner.launches()) + " kernel launches on " +
+                             std::to_string(devices.size()) + (devices.size() == 1 ? " GPU" : " GPUs"));
+        info.run_seconds = seconds_since(run_start);
+        info.total_seconds = seconds_since(start);
+        return result;
+    }
+
+  private:
+    static double smallest_tolerance(const study::ResolvedStudy& study) {
+        double smallest = 1.0;
+        for (double t : study.rtol)
+            smallest = std::min(smallest, t);
+        for (double t : study.atol)
+            smallest = std::min(smallest, t);
+        return smallest;
+    }
+
+    using Availability = study::Availability;
+    CudaBackendOptions options_;
+};
+
+} // namespace
+
+codegen::Precision precision_on(const study::ResolvedStudy& study, const DeviceInfo& device) {
+    if (study.study.precision == study::PrecisionChoice::Auto && device.fast_fp64()) return codegen::Precision::Double;
+    return study.precision_for(true);
+}
+
+std::unique_ptr<study::Backend> make_cuda_backend(CudaBackendOptions options) {
+    return std::make_unique<CudaBackend>(options);
+}
+
+std::unique_ptr<study::Backend> make_cuda_backend() {
+    return make_cuda_backend(CudaBackendOptions{});
+}
+
+} // namespace bif::cuda

@@ -1,0 +1,30 @@
+// The CUDA backend: every visible NVIDIA GPU running the per-system study programs of
+// kernels/bif/study, one thread per system, with the generated model compiled through NVRTC for the
+// device's architecture (cached on disk). Nothing of CUDA is linked: where the driver, NVRTC or a
+// device is missing, availability() says why in one line and the jobs registry runs the CPU backend.
+//
+// Precision: the study's choice; for "auto", double on GPUs with fast FP64 (data-centre parts) and
+// ResolvedStudy::precision_for(gpu) elsewhere (float unless a tolerance is below what float honours).
+#pragma once
+
+#include "engine/codegen/codegen.h"
+#include "engine/cuda/device_info.h"
+#include "engine/study/backend.h"
+
+#include <memory>
+
+namespace bif::cuda {
+
+struct CudaBackendOptions {
+    double slice_seconds = 0.05; // target length of one kernel launch
+    std::size_t max_batch = 0;   // systems per batch at most (0: as device and host memory allow)
+    int max_devices = 0;         // 0: every visible GPU
+};
+
+// The precision a study runs in on `device` (see above).
+codegen::Precision precision_on(const study::ResolvedStudy& study, const DeviceInfo& device);
+
+std::unique_ptr<study::Backend> make_cuda_backend(CudaBackendOptions options);
+std::unique_ptr<study::Backend> make_cuda_backend();
+
+} // namespace bif::cuda

@@ -1,0 +1,46 @@
+// A study's compiled entry kernels (kernels/bif/cuda/ensemble_kernel.cuh) loaded on one GPU, with
+// the run's parameter block built there once: what the runner launches slice after slice.
+//
+//   EnsembleProgram program(context, compiled, spec, states, real_bytes);
+//   program.launch_slice(stream, batch, budget, unfinished);   // see EnsembleBatch
+#pragma once
+
+#include "bif/study/spec.h"
+#include "engine/cuda/device_buffer.h"
+#include "engine/cuda/module.h"
+
+#include <cstddef>
+
+namespace bif::cuda {
+
+class EnsembleBatch;
+class Stream;
+
+class EnsembleProgram {
+  public:
+    // Loads the module and runs bif_ensemble_setup on the spec (its arrays copied to the device;
+    // `states` entries of rtol, atol and initial). Throws std::runtime_error when the module was
+    // built against another ensemble ABI or for a precision other than `real_bytes`.
+    EnsembleProgram(const Context& context, const CompiledModule& compiled, const ensemble::StudySpec& spec,
+                    int states, int real_bytes);
+
+    int carry_words() const { return carry_words_; }
+    int real_bytes() const { return real_bytes_; }
+    const Kernel& advance_kernel() const { return advance_; }
+    const Context& context() const { return module_.context(); }
+
+    // One slice of at most `budget` attempted steps for every unfinished system of the batch;
+    // asynchronous. `unfinished` (one word, zeroed here first) counts the thread blocks that still
+    // hold an unfinished system once the launch completes.
+    void launch_slice(const Stream& stream, const EnsembleBatch& batch, long long budget,
+                      DeviceBuffer<unsigned int>& unfinished) const;
+
+  private:
+    Module module_;
+    Kernel advance_;
+    DeviceBuffer<unsigned char> block_;
+    int carry_words_ = 0;
+    int real_bytes_ = 8;
+};
+
+} // namespace bif::cuda

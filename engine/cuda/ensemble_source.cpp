@@ -1,0 +1,30 @@
+#include "engine/cuda/ensemble_source.h"
+
+#include "engine/cpu/study_spec.h"
+#include "engine/study/resolved_study.h"
+
+namespace bif::cuda {
+
+std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag) {
+    std::string text = "#define BIF_ENSEMBLE_THREADS " + std::to_string(ensemble_threads) + "\n";
+    text += "#include \"bif/cuda/ensemble_kernel.cuh\"\n";
+    text += "BIF_ENSEMBLE_KERNELS(" + model_type + ", " + std::to_string(program) +
+            ", bif::ensemble::methods::" + method_tag + ")\n";
+    return text;
+}
+
+CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
+                                const char* method_tag) {
+    CompileRequest request;
+    request.parts.push_back({"model", model_source});
+    request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag)});
+    return request;
+}
+
+CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program) {
+    const std::string type = "BifModel";
+    return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
+                            cpu::method_tag(study.study.solver.method));
+}
+
+} // namespace bif::cuda

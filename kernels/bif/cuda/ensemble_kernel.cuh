@@ -1,0 +1,83 @@
+// The CUDA entry of the per-system study program (bif/study/entry.h): one thread per system, the
+// same advance_program the CPU backend calls, resumable in slices.
+//
+// The CUDA backend compiles, through NVRTC, the generated model (the struct BifModel) followed by
+// this header and a few lines that instantiate it for the study's program and method:
+//
+//   BIF_ENSEMBLE_KERNELS(BifModel, program, bif::ensemble::methods::Rk4)
+//
+// which defines three extern "C" kernels (their symbols are their names, no name expressions):
+//   bif_ensemble_sizes(int* out)        out = {sizeof(Block), carry words, abi_version, sizeof(View)}
+//   bif_ensemble_setup(StudySpec, Block* out)   one thread: make_block from a spec whose arrays are
+//                                       in device memory; every system reads this one copy
+//   bif_ensemble_advance(const Block*, View, count, budget, unsigned* unfinished)
+//                                       one slice of at most `budget` attempted steps per system;
+//                                       each thread block adds 1 to *unfinished when any of its
+//                                       systems is not finished (the host launches again until 0)
+//
+// The Block is read through a const __restrict__ pointer: read-only for the launch, uniform across
+// the warp (one cached load serves all 32 threads), and the integrators copy what the step loop
+// needs (the solver settings) into registers. The View is a __grid_constant__ parameter so that
+// taking its address (the programs hold `const View&`) does not copy it to local memory.
+// Systems already finished (status written) return before loading their carry.
+#pragma once
+
+// NVRTC has no __builtin_memcpy (bif/study/carry.h uses it); its device memcpy is built in.
+#if defined(__CUDACC_RTC__) && !defined(__builtin_memcpy)
+#define __builtin_memcpy memcpy
+#endif
+
+#include "bif/study/entry.h"
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+
+namespace bif::ensemble::cuda {
+
+template <class Model, int Program>
+__device__ void sizes(int* out) {
+    out[0] = int(sizeof(Block<Model>));
+    out[1] = program_carry_words<Program, Model>();
+    out[2] = abi_version;
+    out[3] = int(sizeof(View<typename Model::real>));
+}
+
+template <class Model>
+__device__ void setup(const StudySpec& spec, Block<Model>* out) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) *out = make_block(Model{}, spec);
+}
+
+template <class Model, int Program, class Method>
+__device__ void advance(const Block<Model>* __restrict__ block, const View<typename Model::real>& view,
+                        index_t count, long long budget, unsigned int* unfinished) {
+    const index_t system = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    bool pending = false;
+    if (system < count && view.status[system] == outcome_not_run)
+        pending = !advance_program<Program, Method>(Model{}, *block, view, system, budget);
+    // every thread reaches the barrier: no early return above
+    if (__syncthreads_or(pending) && threadIdx.x == 0) atomicAdd(unfinished, 1u);
+}
+
+} // namespace bif::ensemble::cuda
+
+// Threads per block of the advance kernel; the host launches with the same number.
+#ifndef BIF_ENSEMBLE_THREADS
+#define BIF_ENSEMBLE_THREADS 128
+#endif
+
+#define BIF_ENSEMBLE_KERNELS(ModelType, ProgramCode, MethodTag)                                              \
+    extern "C" __global__ void bif_ensemble_sizes(int* out) {                                                \
+        bif::ensemble::cuda::sizes<ModelType, ProgramCode>(out);                                             \
+    }                                                                                                        \
+    extern "C" __global__ void bif_ensemble_setup(const bif::ensemble::StudySpec spec,                       \
+                                                  bif::ensemble::Block<ModelType>* out) {                    \
+        bif::ensemble::cuda::setup<ModelType>(spec, out);                                                    \
+    }                                                                                                        \
+    extern "C" __global__ void __launch_bounds__(BIF_ENSEMBLE_THREADS)                                       \
+        bif_ensemble_advance(const bif::ensemble::Block<ModelType>* __restrict__ block,                      \
+                             const __grid_constant__ bif::ensemble::View<ModelType::real> view,              \
+                             bif::ensemble::index_t count, long long budget, unsigned int* unfinished) {     \
+        bif::ensemble::cuda::advance<ModelType, ProgramCode, MethodTag>(block, view, count, budget,          \
+                                                                        unfinished);                        \
+    }
+
+#endif

@@ -1,0 +1,113 @@
+// Lorenz, RK4, 1000 steps of 0.001 from (1, 0, 0), rho = linspace(0, 21, N): the Bifscope ensemble
+// kernel (generated model + the per-system study program, a bifurcation study with one stroboscopic
+// section at t = 1) against the hand-written kernel (handwritten/lorenz_rk4.cu), N = 2^20 and 2^23,
+// double and float, timed with CUDA events (median of 5 after a warm-up). Prints system-steps/s,
+// the ratio, the fraction of the device's FP64 / FP32 peak at 71 flops per step, and the largest
+// difference between the two final states. Exits 77 without a GPU.
+#include "handwritten/bench_support.h"
+
+#include "engine/cuda/driver_library.h"
+#include "engine/cuda/nvrtc_library.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace bif;
+
+namespace {
+
+constexpr int steps = 1000;
+constexpr double step = 0.001;
+constexpr double flops_per_step = 71.0; // see handwritten/lorenz_rk4.cu
+
+std::string lorenz_study(std::size_t n, bool single) {
+    return R"({"bifscope_study": 1, "model": {"path": "../models/lorenz.ode"},
+      "initial": {"x": 1, "y": 0, "z": 0},
+      "sweep": [{"parameter": "rho", "from": 0, "to": 21, "count": )" +
+           std::to_string(n) + R"(}],
+      "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "1"},
+                   "transient_sections": 0, "recorded_sections": 1, "record": ["x", "y", "z"]},
+      "solver": {"method": "rk4", "initial_step": 0.001},
+      "precision": ")" +
+           (single ? std::string("float") : std::string("double")) + "\"}";
+}
+
+// Peak flops per second of the device: FP32 at 128 FMA per clock per SM on sm_70..sm_90 (2 flops
+// each), FP64 at the device's FP32:FP64 ratio.
+double fp32_peak(const cuda::DeviceInfo& d) {
+    return double(d.multiprocessors) * double(d.clock_khz) * 1e3 * 128.0 * 2.0;
+}
+
+template <class Real>
+void run_case(const cuda::Context& context, std::size_t n) {
+    const bool single = sizeof(Real) == 4;
+    const cuda::DeviceInfo& device = context.device();
+    bench::BifscopeEnsemble bifscope(context, bench::resolve_json(lorenz_study(n, single)),
+                                     single ? codegen::Precision::Float : codegen::Precision::Double);
+    const double bif_ms = bifscope.time_ms(5);
+    const cpu::BatchArrays& out = bifscope.results();
+
+    const cuda::Module hand_module = bench::load_handwritten(context, "lorenz_rk4.cu");
+    const cuda::Kernel hand = hand_module.kernel(single ? "hand_lorenz_rk4_float" : "hand_lorenz_rk4_double");
+    std::vector<Real> rho(n);
+    for (std::size_t i = 0; i < n; ++i)
+        rho[i] = Real(out.axis_values[i]);
+    cuda::DeviceBuffer<Real> rho_device(context, n), hand_out(context, 3 * n);
+    rho_device.upload(rho);
+    const cuda::Stream stream(context);
+    const auto shape = cuda::LaunchShape::linear(n, 128);
+    const unsigned long long count = n;
+    const double hand_ms = bench::median_ms(
+        context, stream, 5, [] {},
+        [&] { hand.launch(shape, stream, rho_device, hand_out, count, steps, Real(step), Real(10), Real(8.0 / 3.0)); });
+    const std::vector<Real> hand_values = hand_out.to_vector();
+
+    // largest difference relative to the attractor's scale (|state| + 1)
+    double worst = 0.0;
+    std::size_t failed = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (out.status[i] != 1) ++failed;
+        for (int c = 0; c < 3; ++c) {
+            const double a = out.point(i, 0, c), b = double(hand_values[std::size_t(c) * n + i]);
+            worst = std::max(worst, std::fabs(a - b) / (1.0 + std::fabs(b)));
+        }
+    }
+    const double system_steps = double(n) * steps;
+    const double peak = single ? fp32_peak(device) : fp32_peak(device) / device.fp32_to_fp64_ratio;
+    std::printf("lorenz rk4 %-6s N=2^%-2d  bifscope %8.3f ms %.3e steps/s %5.1f%% peak | hand %8.3f ms %.3e "
+                "steps/s %5.1f%% peak | ratio hand/bifscope %.3f | max rel diff %.1e | not ok %zu\n",
+                single ? "float" : "double", int(std::lround(std::log2(double(n)))), bif_ms,
+                system_steps / (bif_ms * 1e-3), 100.0 * flops_per_step * system_steps / (bif_ms * 1e-3) / peak,
+                hand_ms, system_steps / (hand_ms * 1e-3),
+                100.0 * flops_per_step * system_steps / (hand_ms * 1e-3) / peak, hand_ms / bif_ms, worst, failed);
+    bench::print_kernel("bifscope advance kernel", bifscope.program().advance_kernel());
+    bench::print_kernel("hand-written kernel", hand);
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main() {
+    const auto& driver = cuda::DriverLibrary::instance();
+    const auto& nvrtc = cuda::NvrtcLibrary::instance();
+    if (!driver.available() || driver.device_count() == 0 || !nvrtc.available()) {
+        std::printf("SKIPPED: %s\n", !driver.available() ? driver.unavailable_reason().c_str()
+                                                          : nvrtc.unavailable_reason().c_str());
+        return 77;
+    }
+    try {
+        const cuda::Context context(0);
+        const auto& d = context.device();
+        std::printf("device %s; FP32 peak %.1f TFLOP/s, FP64 peak %.1f TFLOP/s (%d SMs at %d MHz)\n",
+                    d.summary().c_str(), fp32_peak(d) / 1e12, fp32_peak(d) / d.fp32_to_fp64_ratio / 1e12,
+                    d.multiprocessors, d.clock_khz / 1000);
+        for (std::size_t n : {std::size_t(1) << 20, std::size_t(1) << 23}) {
+            run_case<double>(context, n);
+            run_case<float>(context, n);
+        }
+    } catch (const std::exception& e) {
+        std::printf("FAILED: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

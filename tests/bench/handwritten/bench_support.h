@@ -1,0 +1,139 @@
+// Shared pieces of the CUDA benchmarks (programs, not tests): studies built from JSON text, the
+// Bifscope ensemble kernel of a study ready to launch, hand-written kernels compiled through the
+// same NVRTC service, and timing with CUDA events (median of several runs after a warm-up).
+#pragma once
+
+#include "engine/cpu/batch_arrays.h"
+#include "engine/cpu/study_spec.h"
+#include "engine/cuda/context.h"
+#include "engine/cuda/cuda_backend.h"
+#include "engine/cuda/ensemble_batch.h"
+#include "engine/cuda/ensemble_program.h"
+#include "engine/cuda/ensemble_source.h"
+#include "engine/cuda/module_compiler.h"
+#include "engine/cuda/stream.h"
+#include "engine/study/resolved_study.h"
+#include "engine/study/study_json.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bif::bench {
+
+inline std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline std::string source_path(const std::string& relative) {
+    return std::string(BIFSCOPE_SOURCE_DIR) + "/" + relative;
+}
+
+// A study from JSON text whose model path is relative to resources/studies.
+inline std::shared_ptr<const study::ResolvedStudy> resolve_json(const std::string& json) {
+    auto read = study::read_study_json(json);
+    if (!read.study || study::has_errors(read.problems)) throw std::runtime_error("bad benchmark study");
+    auto r = study::resolve_study(*read.study, source_path("resources/studies"));
+    if (!r.resolved) throw std::runtime_error("benchmark study does not resolve");
+    return r.resolved;
+}
+
+// Median of `runs` timings of `launch` (each bracketed by events on `stream`), after one warm-up;
+// `prepare` runs before each launch, outside the timed region.
+inline double median_ms(const cuda::Context& context, const cuda::Stream& stream, int runs,
+                        const std::function<void()>& prepare, const std::function<void()>& launch) {
+    cuda::Event start(context), stop(context);
+    prepare();
+    launch();
+    stream.synchronize();
+    std::vector<double> ms;
+    for (int r = 0; r < runs; ++r) {
+        prepare();
+        start.record(stream);
+        launch();
+        stop.record(stream);
+        ms.push_back(cuda::Event::elapsed_milliseconds(start, stop));
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+// The Bifscope kernel of a study: the same compile, block set-up and launch as the backend, on one
+// batch holding every system.
+class BifscopeEnsemble {
+  public:
+    BifscopeEnsemble(const cuda::Context& context, std::shared_ptr<const study::ResolvedStudy> study,
+                     codegen::Precision precision)
+        : study_(std::move(study)), spec_(*study_), context_(context), stream_(context),
+          unfinished_(context, 1) {
+        const cuda::ModuleCompiler compiler;
+        compiled_ = std::make_unique<cuda::CompiledModule>(compiler.compile(
+            cuda::ensemble_request(*study_, precision, spec_.program()), compiler.target_for(context.device())));
+        real_bytes_ = precision == codegen::Precision::Float ? 4 : 8;
+        program_ = std::make_unique<cuda::EnsembleProgram>(context, *compiled_, spec_.spec(), spec_.states(),
+                                                           real_bytes_);
+        const std::size_t n = study_->system_count();
+        host_ = cpu::make_batch(*study_, spec_, program_->carry_words(), 0, n, false);
+        host_.carry.clear();
+        host_.carry.shrink_to_fit();
+        cuda::BatchShape shape;
+        shape.capacity = n;
+        shape.axes = spec_.spec().axis_count;
+        shape.carry_words = program_->carry_words();
+        shape.point_rows = spec_.point_rows();
+        shape.point_columns = spec_.point_columns();
+        shape.scalar_columns = spec_.scalar_columns();
+        shape.states = spec_.states();
+        shape.output_times = int(spec_.times().size());
+        shape.real_bytes = real_bytes_;
+        batch_ = std::make_unique<cuda::EnsembleBatch>(context, shape, spec_.times());
+    }
+
+    // Median kernel time of one launch that finishes every system.
+    double time_ms(int runs) {
+        return median_ms(
+            context_, stream_, runs, [&] { batch_->upload(host_, stream_); },
+            [&] { program_->launch_slice(stream_, *batch_, 1LL << 40, unfinished_); });
+    }
+    // The outputs of the last launch.
+    const cpu::BatchArrays& results() {
+        batch_->download(host_, stream_);
+        return host_;
+    }
+    const cuda::CompiledModule& compiled() const { return *compiled_; }
+    const cuda::EnsembleProgram& program() const { return *program_; }
+
+  private:
+    std::shared_ptr<const study::ResolvedStudy> study_;
+    cpu::SpecStorage spec_;
+    cuda::Context context_;
+    cuda::Stream stream_;
+    cuda::DeviceBuffer<unsigned int> unfinished_;
+    std::unique_ptr<cuda::CompiledModule> compiled_;
+    std::unique_ptr<cuda::EnsembleProgram> program_;
+    std::unique_ptr<cuda::EnsembleBatch> batch_;
+    cpu::BatchArrays host_;
+    int real_bytes_ = 8;
+};
+
+// A hand-written .cu file of tests/bench/handwritten compiled for the device and loaded.
+inline cuda::Module load_handwritten(const cuda::Context& context, const std::string& file) {
+    cuda::CompileRequest request;
+    request.parts.push_back({"handwritten", read_text(source_path("tests/bench/handwritten/" + file))});
+    const cuda::ModuleCompiler compiler;
+    return cuda::Module(context, compiler.compile(request, compiler.target_for(context.device())));
+}
+
+inline void print_kernel(const char* what, const cuda::Kernel& k) {
+    std::printf("  %-34s %3d registers, %d bytes local\n", what, k.registers(), k.local_bytes());
+}
+
+} // namespace bif::bench
