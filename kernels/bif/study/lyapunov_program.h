@@ -11,7 +11,7 @@
 // averaged so far (checkpoints move forward geometrically), so `change` is how much the estimate
 // moved over at least the last tenth of the averaging. With convergence_tolerance > 0 the averaging
 // stops once every exponent moved by less than it.
-// Scalars: 0..K-1 the exponents, K the averaged time, K+1 the change.
+// Scalars: 0..K-1 the exponents, K the averaged time, K+1 the change (K = N for the spectrum).
 #pragma once
 
 #include "bif/study/common.h"
@@ -56,11 +56,13 @@ struct LyapunovProgram {
         c.phase = phase_done;
         v.status[system] = outcome;
         const int n = m.dimension();
+        // an adapter's capacity K may exceed its run-time size n: n exponents, then the two columns
+        const int exponents = K < n ? K : n;
         if (c.sums.elapsed > real(0)) {
-            for (int k = 0; k < K && k < n; ++k)
+            for (int k = 0; k < exponents; ++k)
                 v.scalar(system, k) = c.sums.sum[k] / c.sums.elapsed;
-            v.scalar(system, K) = c.sums.elapsed;
-            if (c.compared) v.scalar(system, K + 1) = c.change;
+            v.scalar(system, exponents) = c.sums.elapsed;
+            if (c.compared) v.scalar(system, exponents + 1) = c.change;
         }
         if (v.final_state)
             for (int i = 0; i < n; ++i)
