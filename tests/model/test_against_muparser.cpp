@@ -24,9 +24,15 @@ class FormulaGenerator {
         const int choice = pick(depth > 3 ? 3 : 10);
         if (choice < 3) return leaf();
         if (choice < 5) return parenthesised(formula(depth + 1));
-        if (choice < 6) return unary() + parenthesised(formula(depth + 1));
+        // one call per statement: the order of the random draws must not depend on the compiler
+        if (choice < 6) {
+            const std::string function = unary();
+            return function + parenthesised(formula(depth + 1));
+        }
         if (choice < 7) return std::string(1, '-').append(operand(depth + 1));
-        return formula(depth + 1) + binary() + operand(depth + 1);
+        const std::string left = formula(depth + 1);
+        const std::string op = binary();
+        return left + op + operand(depth + 1);
     }
 
   private:

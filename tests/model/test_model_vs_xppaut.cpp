@@ -147,7 +147,8 @@ int main() {
     std::error_code ec;
     const fs::path dir = fs::temp_directory_path() / ("bifscope-xppaut-" + std::to_string(::getpid()));
     fs::create_directories(dir, ec);
-    const bool ok = compare("quirks", dir, kQuirks) & compare("arrays", dir, kArrays);
+    const bool quirks_agree = compare("quirks", dir, kQuirks);
+    const bool arrays_agree = compare("arrays", dir, kArrays);
     fs::remove_all(dir, ec);
-    return ok ? 0 : 1;
+    return quirks_agree && arrays_agree ? 0 : 1;
 }
