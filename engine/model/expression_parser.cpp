@@ -8,41 +8,6 @@
 
 namespace bif::model::detail {
 
-const char* op_spelling(AstOp op) {
-    switch (op) {
-    case AstOp::None:
-        return "";
-    case AstOp::Neg:
-    case AstOp::Sub:
-        return "-";
-    case AstOp::Add:
-        return "+";
-    case AstOp::Mul:
-        return "*";
-    case AstOp::Div:
-        return "/";
-    case AstOp::Pow:
-        return "^";
-    case AstOp::Lt:
-        return "<";
-    case AstOp::Le:
-        return "<=";
-    case AstOp::Gt:
-        return ">";
-    case AstOp::Ge:
-        return ">=";
-    case AstOp::Eq:
-        return "==";
-    case AstOp::Ne:
-        return "!=";
-    case AstOp::And:
-        return "&";
-    case AstOp::Or:
-        return "|";
-    }
-    return "";
-}
-
 namespace {
 
 AstOp binary_op(TokenKind k) {
@@ -271,10 +236,6 @@ class Parser {
         const std::string name = to_lower(t.text);
         const TokenKind next = peek(1).kind;
         if (name == "if" && next == TokenKind::LeftParen) return if_then_else();
-        if (name == "int" && next == TokenKind::LeftBrace) {
-            error("E-volterra", pos_, "Volterra integrals int{...} are not supported by Bifscope yet");
-            return -1;
-        }
         if (name == "sum" && next == TokenKind::LeftParen) {
             error("E-sum", pos_, "sum(...)of(...) is not supported by Bifscope yet");
             return -1;

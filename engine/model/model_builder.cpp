@@ -74,10 +74,11 @@ class ModelBuilder {
                                                   : " is a built-in name and cannot be redefined"));
                 continue;
             }
-            if (n.name.size() > kXppautMaxNameLength) {
+            if (n.name.size() > kXppautMaxNameLength && n.kind != SymbolKind::Aux) {
                 sink_.warning("W-long-name", n.where,
                               quoted(n.name) + " has " + std::to_string(n.name.size()) +
-                                  " characters; XPPAUT 6.11 rejects names of 12 or more");
+                                  " characters; XPPAUT 6.11 cannot use names of 11 or more characters in "
+                                  "formulas");
             }
             if (!may_define(lower, n)) continue;
             add(ref, lower, n);

@@ -77,6 +77,17 @@ std::size_t continuation_backslash(const std::string& line) {
     return (end > 0 && line[end - 1] == '\\') ? end - 1 : std::string::npos;
 }
 
+// XPPAUT reads the first line with atoi: a positive number there is the equation count of the
+// old format.
+bool selects_old_format(std::string_view first_line) {
+    const std::string_view t = trim(first_line);
+    std::size_t i = (!t.empty() && t[0] == '+') ? 1 : 0;
+    bool positive = false;
+    for (; i < t.size() && is_digit(t[i]); ++i)
+        positive = positive || t[i] != '0';
+    return positive;
+}
+
 bool is_comment(std::string_view trimmed) {
     return !trimmed.empty() && trimmed[0] == '#' && !istarts_with(trimmed, "#include");
 }
@@ -87,6 +98,12 @@ SourceText split_source(std::string_view text, DiagnosticSink& sink) {
     SourceText out;
     out.physical_lines = split_physical_lines(text);
     const auto& phys = out.physical_lines;
+    if (!phys.empty() && selects_old_format(phys[0])) {
+        const std::size_t first = phys[0].find_first_not_of(" \t");
+        sink.error("E-old-format", {1, static_cast<int>(first) + 1},
+                   "a first line starting with a positive number selects XPPAUT's obsolete file format, "
+                   "which Bifscope does not read");
+    }
     for (std::size_t i = 0; i < phys.size(); ++i) {
         LogicalLine line;
         std::size_t k = i;
@@ -104,11 +121,6 @@ SourceText split_source(std::string_view text, DiagnosticSink& sink) {
         const std::string_view t = trim(line.text);
         if (t.empty() || is_comment(t)) continue;
         if (ends_file(t)) break;
-        if (out.lines.empty() && is_digit(t[0])) {
-            sink.error("E-old-format", line.pos(t.data() - line.text.data()),
-                       "a first line starting with a digit selects XPPAUT's obsolete file format, "
-                       "which Bifscope does not read");
-        }
         out.lines.push_back(std::move(line));
     }
     return out;

@@ -19,8 +19,10 @@ bool is_name(std::string_view s);
 
 std::string_view trim(std::string_view s);
 
-// XPPAUT 6.11 rejects names of 12 or more characters.
-constexpr std::size_t kXppautMaxNameLength = 11;
+// XPPAUT 6.11's formula reader stops names at 10 characters: a formula that uses a name of 11 or
+// more fails to compile ("illegal expression"), although the definition itself is accepted
+// (measured with xppaut 6.11 -silent).
+constexpr std::size_t kXppautMaxNameLength = 10;
 
 // How XPPAUT reads a value in `par`, `init`, `number` and `x(0)=`: with C's atof, which takes the
 // longest leading decimal number and ignores the rest (`2*3` reads as 2, `a` as 0).

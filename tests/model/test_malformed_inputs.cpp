@@ -126,6 +126,7 @@ const std::vector<Row>& rows() {
         // warnings (the model still loads)
         {"x'=1+1>2", 1, 7, "W-precedence"},
         {"x'=1\nabcdefghijkl'=1", 2, 1, "W-long-name"},
+        {"x'=1\npar abcdefghijk=1", 2, 5, "W-long-name"},
         {"x'=1\npar a = 1", 2, 7, "W-space-equals"},
         {"x'=1\npar a=2*3", 2, 7, "W-value-prefix"},
         {"x'=1\ninit x=a", 2, 8, "W-value-zero"},

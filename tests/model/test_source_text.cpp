@@ -94,3 +94,9 @@ TEST_CASE("comments and option lines are not array lines", "[model][arrays]") {
     CHECK(texts(lines) == std::vector<std::string>{"\" see [1..3]", "@ xp=x[1]"});
     CHECK_FALSE(sink.has_errors());
 }
+
+TEST_CASE("only a positive number at the start of the first line selects the old format", "[model][source]") {
+    CHECK(Split("  3\nx'=1").sink.has_errors());
+    CHECK_FALSE(Split("0=x\n").sink.has_errors()); // a DAE line, refused later, not the old format
+    CHECK_FALSE(Split("# 2 equations\n1").sink.has_errors());
+}
