@@ -10,6 +10,7 @@
 #include "engine/model/statement_classifier.h"
 
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -47,10 +48,19 @@ ParseResult parse_model(std::string_view text, std::string file_name) {
 }
 
 ParseResult load_model_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream content;
-    if (in) content << in.rdbuf();
-    if (!in || in.bad()) {
+    std::string content;
+    bool readable = false;
+    try {
+        std::error_code ec;
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream buffer;
+        if (in) buffer << in.rdbuf();
+        readable = in && !in.bad() && !std::filesystem::is_directory(path, ec);
+        content = buffer.str();
+    } catch (const std::exception&) {
+        readable = false;
+    }
+    if (!readable) {
         ParseResult result;
         Diagnostic d;
         d.code = "E-file";
@@ -59,7 +69,7 @@ ParseResult load_model_file(const std::string& path) {
         result.diagnostics.push_back(std::move(d));
         return result;
     }
-    return parse_model(content.str(), path);
+    return parse_model(content, path);
 }
 
 ExpressionResult parse_expression(Model& model, std::string_view text) {

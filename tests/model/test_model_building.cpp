@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 using namespace bif::model;
@@ -187,12 +188,29 @@ TEST_CASE("files: a missing one is a diagnostic, an existing one loads", "[model
     CHECK_FALSE(missing.model);
     REQUIRE(missing.diagnostics.size() == 1);
     CHECK(missing.diagnostics[0].code == "E-file");
+    const ParseResult directory = load_model_file(BIFSCOPE_SOURCE_DIR);
+    REQUIRE(directory.diagnostics.size() == 1);
+    CHECK(directory.diagnostics[0].code == "E-file");
     const std::string path = std::string(BIFSCOPE_SOURCE_DIR) + "/tests/fuzz/seeds/van_der_pol.ode";
     const ParseResult vdp = load_model_file(path);
     INFO(all_diagnostics(vdp.diagnostics));
     REQUIRE(vdp.model);
     CHECK(vdp.model->file == path);
     CHECK(vdp.model->states.size() == 2);
+}
+
+TEST_CASE("the example models load without errors or warnings", "[model][files]") {
+    int models = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(BIFSCOPE_MODELS_DIR)) {
+        if (entry.path().extension() != ".ode") continue;
+        ++models;
+        const ParseResult r = load_model_file(entry.path().string());
+        INFO(all_diagnostics(r.diagnostics));
+        CHECK(r.model);
+        for (const Diagnostic& d : r.diagnostics)
+            CHECK(d.severity == Severity::Note);
+    }
+    CHECK(models > 0);
 }
 
 TEST_CASE("a model without any ODE is an error", "[model][build]") {
