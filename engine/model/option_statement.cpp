@@ -78,7 +78,7 @@ void read_option(const LogicalLine& line, const Item& item, Declarations& out, D
 void read_options(const LogicalLine& line, std::size_t at, Declarations& out, DiagnosticSink& sink) {
     if (at + 1 < line.size() && !is_blank(line.text[at + 1])) {
         sink.warning("W-option-at-space", line.pos(at),
-                     "XPPAUT 6.11 ignores an option line without a blank after `@`; write `@ name=value`");
+                     "XPPAUT 6.11 ignores the first option when no blank follows `@`; write `@ name=value`");
     }
     bool blanks_at_equals = false;
     const std::vector<Item> items = split_pairs(line, at + 1, line.size(), blanks_at_equals);
