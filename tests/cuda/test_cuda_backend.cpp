@@ -14,9 +14,8 @@
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
 
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -37,16 +36,18 @@ void shrink(study::Study& s) {
     for (auto& axis : s.sweep)
         axis.count = std::min(axis.count, int(per_axis));
     const int transient = small ? 8 : 100, recorded = small ? 8 : 32;
-    for (auto* sec : {&s.bifurcation.transient_sections, &s.map.transient_sections, &s.basins.transient_sections})
+    for (auto* sec :
+         {&s.bifurcation.transient_sections, &s.map.transient_sections, &s.basins.transient_sections})
         *sec = std::min(*sec, transient);
-    for (auto* sec : {&s.bifurcation.recorded_sections, &s.map.recorded_sections, &s.basins.recorded_sections})
+    for (auto* sec :
+         {&s.bifurcation.recorded_sections, &s.map.recorded_sections, &s.basins.recorded_sections})
         *sec = std::min(*sec, recorded);
     s.lyapunov.transient_time = std::min(s.lyapunov.transient_time, small ? 5.0 : 50.0);
     s.lyapunov.averaging_time = std::min(s.lyapunov.averaging_time, small ? 10.0 : 200.0);
     if (s.trajectory.times.empty()) {
         const double t_end = std::min(s.trajectory.t_end, small ? 1.0 : 10.0);
-        s.trajectory.output_count = std::max(2, int(s.trajectory.output_count * (t_end - s.t0) /
-                                                    std::max(s.trajectory.t_end - s.t0, 1e-9)));
+        s.trajectory.output_count = std::max(
+            2, int(s.trajectory.output_count * (t_end - s.t0) / std::max(s.trajectory.t_end - s.t0, 1e-9)));
         s.trajectory.t_end = t_end;
     }
     s.precision = study::PrecisionChoice::Double;
@@ -176,7 +177,8 @@ TEST_CASE("the CUDA backend agrees with the CPU backend on every example study",
 }
 
 TEST_CASE("a cancelled GPU run returns promptly with what it finished", "[cuda][backend][gpu]") {
-    auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies/duffing_bifurcation.json");
+    auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) +
+                                       "/resources/studies/duffing_bifurcation.json");
     REQUIRE(read.study);
     read.study->sweep.at(0).count = 2048;
     read.study->bifurcation.transient_sections = 1000000; // far longer than the test waits

@@ -62,6 +62,25 @@ TEST_CASE("all kernels/ headers compile together, in float and double fast-math 
     }
 }
 
+// A float promoted to double: what a double literal in float code compiles to.
+static bool promotes_float(const std::string& ptx) {
+    return ptx.find("cvt.f64.f32") != std::string::npos;
+}
+
+TEST_CASE("the FP64 checks see a double literal in float code", "[cuda][nvrtc][model]") {
+    const ModuleCompiler compiler(ModuleCache::disabled());
+    CompileRequest request;
+    request.parts.push_back(
+        {"kernel", "extern \"C\" __global__ void k(float* o, float a) { o[0] = a * 0.1; }\n"});
+    const CompiledModule promoted = compiler.compile(request, compiler.oldest_virtual_target());
+    CHECK(promotes_float(promoted.image()));
+    CHECK(uses_fp64(promoted.image()));
+    request.parts[0].text = "extern \"C\" __global__ void k(float* o, float a) { o[0] = a * 0.1f; }\n";
+    const CompiledModule single = compiler.compile(request, compiler.oldest_virtual_target());
+    CHECK_FALSE(promotes_float(single.image()));
+    CHECK_FALSE(uses_fp64(single.image()));
+}
+
 TEST_CASE("the hand-written model compiles in float and double; float code has no FP64",
           "[cuda][nvrtc][model]") {
     const ModuleCompiler compiler(ModuleCache::disabled());

@@ -7,8 +7,12 @@
 # on the gpu test executables when the tool exists. Full logs go to $OUT (at most 8 files come
 # back); a short table is printed last. Each phase gets what is left of ROUND_SECONDS (default 500).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-root=$PWD
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+if [[ ! -f $root/CMakeLists.txt || ! -f $root/tests/device/run-round.sh ]]; then
+  echo "run-round.sh: cannot find the project root (got $root)" >&2
+  exit 2
+fi
+cd "$root"
 out=${OUT:-$root/build-gpu-round-logs}
 mkdir -p "$out"
 build=$root/build-gpu
@@ -35,7 +39,7 @@ phase() {
   return $status
 }
 ctest_summary() { # the pass/fail line of a ctest log section
-  grep -E "tests passed|No tests were found" "$out/$1" | tail -1
+  grep -E "tests passed|No tests were found" "$out/$1" 2>/dev/null | tail -1
 }
 
 {
@@ -54,8 +58,26 @@ else
 fi
 
 jobs=$(nproc)
-phase configure build.log 300 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBIFSCOPE_GUI=OFF \
-  -DBIFSCOPE_SANITIZE=OFF -DBIFSCOPE_FUZZ=OFF -DBIFSCOPE_BENCH=ON
+configure() {
+  phase "configure${2:-}" build.log 300 cmake -S "$1" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DBIFSCOPE_GUI=OFF -DBIFSCOPE_SANITIZE=OFF -DBIFSCOPE_FUZZ=OFF -DBIFSCOPE_BENCH=ON
+}
+if ! configure "$root"; then
+  # Work in progress can leave a test area whose CMakeLists names files not written yet. Rather
+  # than no round at all: configure a copy without the test areas that CMake complained about.
+  copy=/tmp/bifscope-round-source
+  rm -rf "$copy" "$build" && mkdir -p "$copy"
+  tar --exclude='./build*' --exclude='./.git' -cf - CMakeLists.txt .device app engine kernels resources tests ui 2>/dev/null |
+    tar -C "$copy" -xf -
+  for attempt in 1 2 3; do
+    mapfile -t broken < <(grep -oE "CMake Error at tests/[^/]+/CMakeLists.txt" "$out/build.log" |
+      sed -E 's/CMake Error at (tests\/[^/]+)\/.*/\1/' | sort -u)
+    for area in "${broken[@]}"; do
+      [[ -f $copy/$area/CMakeLists.txt ]] && rm "$copy/$area/CMakeLists.txt" && table+=("dropped $area|CMake error|0")
+    done
+    configure "$copy" " (copy, try $attempt)" && break
+  done
+fi
 # -k 0: a target another helper left broken must not stop the rest from building.
 phase build build.log 240 cmake --build "$build" -j "$jobs" -- -k 0
 
@@ -79,7 +101,11 @@ gpu_executables=()
 while IFS= read -r exe; do gpu_executables+=("$exe"); done < <(
   ctest --test-dir "$build" -L gpu --show-only=json-v1 2>/dev/null | python3 -c '
 import json, sys
-for test in json.load(sys.stdin).get("tests", []):
+try:
+    tests = json.load(sys.stdin).get("tests", [])
+except ValueError:
+    tests = []
+for test in tests:
     command = test.get("command") or []
     if command:
         print(command[0])')
@@ -98,10 +124,11 @@ fi
 {
   echo
   echo "== facts"
-  grep -h -E "^NVRTC |^device [0-9]|^driver CUDA|compile cold|generated Lorenz|hand Lorenz" "$out"/ctest-gpu.log 2>/dev/null |
-    sed -E 's/^[0-9]+: //' | sort -u
+  sed -E 's/^[0-9]+: //' "$out/ctest-gpu.log" 2>/dev/null |
+    grep -E "^NVRTC |^device [0-9]|^driver CUDA|compile cold|generated Lorenz|^SKIPPED" | sort -u
   echo "gpu tests:    $(ctest_summary ctest-gpu.log)"
   echo "engine tests: $(ctest_summary ctest-engine.log)"
+  cat "$out"/ctest-*.log 2>/dev/null | sed -n '/The following tests FAILED/,/^Errors while/p' | grep -E "^\s+[0-9]+ - "
   grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.log" 2>/dev/null | sort | uniq -c
   echo
   printf '%-40s %-26s %s\n' phase result seconds
