@@ -244,9 +244,29 @@ class ModelBuilder {
             if (e.condition) condition = resolver_->resolve(*e.condition, {});
             for (const ResetDeclaration& r : e.resets)
                 if (auto reset = build_reset(r)) event.resets.push_back(*reset);
+            apply_state_assignments_in_order(event.resets);
             if (!condition) continue;
             event.condition = *condition;
             model_.events.push_back(std::move(event));
+        }
+    }
+
+    // XPPAUT 6.11 assigns a state variable as soon as its reset is read ({x=0;y=x+1} sets y to 1)
+    // but parameters only after all resets (measured; tests/models_xpp). The contract evaluates every
+    // value before any assignment, so later values get the earlier state assignments substituted.
+    void apply_state_assignments_in_order(std::vector<Reset>& resets) {
+        std::vector<std::pair<std::uint32_t, sym::NodeId>> assigned;
+        for (Reset& r : resets) {
+            if (!assigned.empty()) {
+                r.value =
+                    model_.pool.substitute(r.value, [&](const sym::Node& leaf) -> std::optional<sym::NodeId> {
+                        if (leaf.op != sym::Op::State) return std::nullopt;
+                        for (auto it = assigned.rbegin(); it != assigned.rend(); ++it)
+                            if (it->first == leaf.index) return it->second;
+                        return std::nullopt;
+                    });
+            }
+            if (r.target == Reset::Target::State) assigned.emplace_back(r.index, r.value);
         }
     }
 

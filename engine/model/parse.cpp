@@ -9,6 +9,7 @@
 #include "engine/model/source_text.h"
 #include "engine/model/statement_classifier.h"
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +41,11 @@ ParseResult parse_model(std::string_view text, std::string file_name) {
         detail::build_model(declarations, model, sink);
         if (!sink.has_errors()) result.model = std::move(model);
         result.diagnostics = sink.take();
+        // Stages report in their own order; a reader wants the file's order.
+        std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                         [](const Diagnostic& a, const Diagnostic& b) {
+                             return std::pair(a.line, a.column) < std::pair(b.line, b.column);
+                         });
     } catch (const std::exception& e) {
         result.model.reset();
         result.diagnostics.push_back(internal_error(file_name, e.what()));

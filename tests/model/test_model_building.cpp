@@ -127,6 +127,27 @@ TEST_CASE("events: direction, condition, resets, arret", "[model][build]") {
     CHECK(find_diagnostic(r.diagnostics, "W-event-sign-zero"));
 }
 
+TEST_CASE("resets: states assigned in order, parameters together, as XPPAUT 6.11 does", "[model][build]") {
+    // Measured with xppaut 6.11 on this model (integrated to t=1.2): after the event y = 7 (it saw
+    // the new x = 0) and b = 2 (it saw the old a = 1).
+    const Model m = load("x'=1\ny'=0\npar a=1,b=0\ninit x=0.9273,y=5\n"
+                         "global 1 x-0.9273 {x=0;y=x+7;a=0;b=a+1}\n");
+    const Event& e = m.events.at(0);
+    REQUIRE(e.resets.size() == 4);
+    CHECK(evaluate_at_start(m, e.resets[0].value) == 0); // x
+    CHECK(evaluate_at_start(m, e.resets[1].value) == 7); // y = new x + 7
+    CHECK(evaluate_at_start(m, e.resets[2].value) == 0); // a
+    CHECK(evaluate_at_start(m, e.resets[3].value) == 2); // b = old a + 1
+}
+
+TEST_CASE("diagnostics come in the file's order", "[model][build]") {
+    const ParseResult r = parse_model("x'=a*x\npar a=1\ny'=1+1>2\nz=foo(3)\naux w=x^3^2\n", "m.ode");
+    REQUIRE(r.diagnostics.size() >= 3);
+    for (std::size_t i = 1; i < r.diagnostics.size(); ++i)
+        CHECK(std::pair(r.diagnostics[i - 1].line, r.diagnostics[i - 1].column) <=
+              std::pair(r.diagnostics[i].line, r.diagnostics[i].column));
+}
+
 TEST_CASE("options: XPPAUT's prefix rule, canonical names, later ones win", "[model][build]") {
     const ParseResult r = parse_model("x'=1\n"
                                       "@ total=100, dt=.01 transient=50\n"
