@@ -115,7 +115,16 @@ BIF_HD Status integrate_within(const IM& m, Stepper& st, SystemState<IM>& s, typ
     if (allowed <= 0) return Status::StepBudgetSpent;
     set.max_steps = allowed < 1000000000LL ? int(allowed) : 1000000000;
     const unsigned long long before = s.accepted + s.rejected;
-    const Status r = integrate(m, st, s, p, t_end, set, ev, obs);
+    // Integrate copies that nothing else can reach, so that the compiler may keep them in registers
+    // (the carried originals have had their address taken by the carry copies).
+    SystemState<IM> local = s;
+    typename IM::real local_p[capacity(IM::num_param_slots)];
+    copy_n(p, m.param_slot_count(), local_p);
+    Stepper local_stepper = st;
+    const Status r = integrate(m, local_stepper, local, local_p, t_end, set, ev, obs);
+    st = local_stepper;
+    s = local;
+    copy_n(local_p, m.param_slot_count(), p);
     const long long used = (long long)(s.accepted + s.rejected - before);
     budget.slice -= used;
     budget.used += used;

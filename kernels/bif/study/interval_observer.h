@@ -44,8 +44,9 @@ BIF_HD void begin_accessories(const Block<Model>& b, IntervalStats<Model>& st,
     st.acc_time = real(0);
 }
 
-// Observer for integrate(); `Base` is the analysed model, IM the integrated one (the model or its
-// tangent extension, whose observables are the model's).
+// Observer for integrate(), given only when the block asks for interval extremes or step accessories;
+// `Base` is the analysed model, IM the integrated one (the model or its tangent extension, whose
+// observables are the model's).
 template <class Base, class IM>
 struct IntervalObserver {
     using real = typename Base::real;
@@ -54,12 +55,10 @@ struct IntervalObserver {
     const IM& m;
     const Block<Base>& b;
     IntervalStats<Base>& st;
-    bool extrema;   // track lo/hi (needed by the record or by step accessories)
     bool recording; // the recorded phase: accumulate step accessories
 
     template <class View>
     BIF_HD void on_step(const View& v) {
-        if (!extrema) return;
         real o0[O] = {}, om[O] = {}, o1[O] = {};
         real y[IM::num_states];
         const real dt = v.t1 - v.t0;
@@ -94,7 +93,6 @@ struct IntervalObserver {
 
     template <class Hit>
     BIF_HD void on_event(const Hit& e) {
-        if (!extrema) return;
         real o[O] = {};
         m.observables(e.t, e.y_after, e.p, o);
         consider(o);
