@@ -57,7 +57,8 @@ class CudaBackend : public study::Backend {
         study::Result result = study::allocate_result(study);
         study::RunInfo& info = result.info;
         info.backend = "cuda";
-        info.device = devices.front().name + (devices.size() > 1 ? " x" + std::to_string(devices.size()) : "");
+        info.device =
+            devices.front().name + (devices.size() > 1 ? " x" + std::to_string(devices.size()) : "");
         info.precision = precision_on(study, devices.front());
         info.code_path = study::CodePath::Cuda;
         if (info.precision == codegen::Precision::Float && smallest_tolerance(study) < 1e-6)
@@ -81,7 +82,8 @@ class CudaBackend : public study::Backend {
                 ensemble_devices.push_back({Context(d.ordinal), &found->second});
             }
         } catch (const CompileError& e) {
-            throw study::BackendError("NVRTC rejected the generated model: " + first_line(e.what()) + "\n" + e.log());
+            throw study::BackendError("NVRTC rejected the generated model: " + first_line(e.what()) + "\n" +
+                                      e.log());
         } catch (const std::exception& e) {
             throw study::BackendError(std::string("CUDA: ") + e.what());
         }
@@ -130,7 +132,8 @@ class CudaBackend : public study::Backend {
 } // namespace
 
 codegen::Precision precision_on(const study::ResolvedStudy& study, const DeviceInfo& device) {
-    if (study.study.precision == study::PrecisionChoice::Auto && device.fast_fp64()) return codegen::Precision::Double;
+    if (study.study.precision == study::PrecisionChoice::Auto && device.fast_fp64())
+        return codegen::Precision::Double;
     return study.precision_for(true);
 }
 

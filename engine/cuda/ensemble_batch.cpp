@@ -46,7 +46,8 @@ std::size_t BatchShape::bytes_per_system() const {
     return reals * std::size_t(real_bytes) + 4 * std::size_t(carry_words) + 2 * sizeof(int);
 }
 
-EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape, const std::vector<double>& times)
+EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
+                             const std::vector<double>& times)
     : shape_(shape),
       axis_values_(context, at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes)),
       times_(context, at_least_one(times.size() * shape.real_bytes)),
@@ -64,7 +65,8 @@ EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape, co
     times_.upload(staging_.data(), staging_.size());
 }
 
-void EnsembleBatch::to_device(DeviceAllocation& target, const std::vector<double>& values, const Stream& stream) {
+void EnsembleBatch::to_device(DeviceAllocation& target, const std::vector<double>& values,
+                              const Stream& stream) {
     if (values.empty()) return;
     if (shape_.real_bytes == 4)
         convert_out<float>(values, axis_staging_);
@@ -73,7 +75,8 @@ void EnsembleBatch::to_device(DeviceAllocation& target, const std::vector<double
     target.upload_async(axis_staging_.data(), axis_staging_.size(), stream);
 }
 
-void EnsembleBatch::from_device(const DeviceAllocation& source, std::vector<double>& values, const Stream& stream) {
+void EnsembleBatch::from_device(const DeviceAllocation& source, std::vector<double>& values,
+                                const Stream& stream) {
     if (values.empty()) return;
     staging_.resize(values.size() * std::size_t(shape_.real_bytes));
     source.download_async(staging_.data(), staging_.size(), stream);
@@ -95,7 +98,8 @@ void EnsembleBatch::upload(const cpu::BatchArrays& host, const Stream& stream) {
     BIF_CU_CALL(api, cuMemsetD8Async, status_.address(), 0, count_ * sizeof(int), stream.handle());
     BIF_CU_CALL(api, cuMemsetD8Async, rows_filled_.address(), 0, count_ * sizeof(int), stream.handle());
     const std::size_t rb = std::size_t(shape_.real_bytes);
-    fill_nan_async(points_, std::size_t(shape_.point_rows) * std::size_t(shape_.point_columns) * count_ * rb, stream);
+    fill_nan_async(points_, std::size_t(shape_.point_rows) * std::size_t(shape_.point_columns) * count_ * rb,
+                   stream);
     fill_nan_async(scalars_, std::size_t(shape_.scalar_columns) * count_ * rb, stream);
 }
 

@@ -75,7 +75,8 @@ EnsembleProgram::EnsembleProgram(const Context& context, const CompiledModule& c
     const std::vector<int> s = sizes.to_vector();
     if (s[2] != ensemble::abi_version)
         throw std::runtime_error("the compiled ensemble module was built for another version of the kernels");
-    const int view_bytes = real_bytes == 4 ? int(sizeof(ensemble::View<float>)) : int(sizeof(ensemble::View<double>));
+    const int view_bytes =
+        real_bytes == 4 ? int(sizeof(ensemble::View<float>)) : int(sizeof(ensemble::View<double>));
     if (s[3] != view_bytes)
         throw std::runtime_error("the compiled ensemble module was built for another precision");
     carry_words_ = s[1];

@@ -29,7 +29,8 @@ class InOrderQueue {
         ready_.notify_all();
     }
     // Hands over every batch that is next in order; returns when `all_done` and nothing is waiting.
-    void drain(const std::function<void(const cpu::BatchArrays&)>& on_batch, const std::atomic<int>& workers) {
+    void drain(const std::function<void(const cpu::BatchArrays&)>& on_batch,
+               const std::atomic<int>& workers) {
         std::unique_lock lock(mutex_);
         for (;;) {
             while (!waiting_.empty() && waiting_.begin()->first == next_) {
@@ -76,7 +77,8 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
     control_.report_progress(0, total, "integrating");
 
     const auto work = [&](const EnsembleDevice& device) {
-        const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(), real_bytes_);
+        const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
+                                      real_bytes_);
         BatchShape shape;
         shape.axes = spec_.spec().axis_count;
         shape.carry_words = program.carry_words();
@@ -89,8 +91,8 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
         // batches: at most half the free device memory and the host memory budget, and an even
         // share of the systems per device so that every GPU gets work
         const std::size_t device_fit = device.context.free_memory() / 2 / shape.bytes_per_system();
-        const std::size_t host_fit = control_.systems_per_chunk(
-            cpu::batch_bytes_per_system(spec_, program.carry_words(), false));
+        const std::size_t host_fit =
+            control_.systems_per_chunk(cpu::batch_bytes_per_system(spec_, program.carry_words(), false));
         const std::size_t share = (total + devices_.size() - 1) / devices_.size();
         shape.capacity = std::max<std::size_t>(1, std::min({device_fit, host_fit, share}));
         if (options_.max_batch > 0) shape.capacity = std::min(shape.capacity, options_.max_batch);
@@ -102,7 +104,8 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
             const std::size_t first = next.fetch_add(shape.capacity);
             if (first >= total || cancelled.load()) return;
             const std::size_t count = std::min(shape.capacity, total - first);
-            cpu::BatchArrays host = cpu::make_batch(study_, spec_, program.carry_words(), first, count, false);
+            cpu::BatchArrays host =
+                cpu::make_batch(study_, spec_, program.carry_words(), first, count, false);
             host.carry.clear();
             host.carry.shrink_to_fit(); // the carry lives on the device only
             batch.upload(host, stream);
@@ -115,7 +118,8 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
                 stream.synchronize();
                 launches.fetch_add(1);
                 const double took = std::chrono::duration<double>(Clock::now() - start).count();
-                const std::size_t finished_here = (blocks - std::min<std::size_t>(left, blocks)) * ensemble_threads;
+                const std::size_t finished_here =
+                    (blocks - std::min<std::size_t>(left, blocks)) * ensemble_threads;
                 control_.report_progress(done.load() + std::min(finished_here, count), total, "integrating");
                 if (left == 0) break;
                 if (control_.cancelled()) {

@@ -21,7 +21,8 @@ CompileRequest ensemble_request(const std::string& model_source, const std::stri
     return request;
 }
 
-CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program) {
+CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision,
+                                int program) {
     const std::string type = "BifModel";
     return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
                             cpu::method_tag(study.study.solver.method));

@@ -2,13 +2,12 @@
 // sections program with RKCK45, double): cold (no cache) and cached (a second compile served from a
 // fresh disk cache; goal <= 50 ms). Targets the first GPU's architecture, or without a GPU the
 // oldest virtual architecture NVRTC supports (PTX). Exits 77 without NVRTC.
-#include "handwritten/bench_support.h"
-
 #include "bif/study/entry.h"
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/nvrtc_library.h"
 #include "engine/model/parse.h"
+#include "handwritten/bench_support.h"
 
 #include <filesystem>
 #include <unistd.h>
@@ -21,12 +20,14 @@ int main() {
         std::printf("SKIPPED: %s\n", nvrtc.unavailable_reason().c_str());
         return 77;
     }
-    const auto cache_dir = std::filesystem::temp_directory_path() / ("bifscope-bench-compile-" + std::to_string(getpid()));
+    const auto cache_dir =
+        std::filesystem::temp_directory_path() / ("bifscope-bench-compile-" + std::to_string(getpid()));
     std::filesystem::remove_all(cache_dir);
     const cuda::ModuleCompiler cold(cuda::ModuleCache::disabled());
     const cuda::ModuleCompiler cached(cuda::ModuleCache{cache_dir});
     const auto devices = cuda::list_devices();
-    const cuda::Target target = devices.empty() ? cold.oldest_virtual_target() : cold.target_for(devices.front());
+    const cuda::Target target =
+        devices.empty() ? cold.oldest_virtual_target() : cold.target_for(devices.front());
     std::printf("NVRTC %s, target %s\n", nvrtc.version_text().c_str(), target.name().c_str());
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(bench::source_path("resources/models")))
@@ -59,7 +60,8 @@ int main() {
         }
         std::fflush(stdout);
     }
-    std::printf("compile: %d failures; slowest cached load %.1f ms (goal <= 50 ms)\n", failures, 1e3 * worst_cached);
+    std::printf("compile: %d failures; slowest cached load %.1f ms (goal <= 50 ms)\n", failures,
+                1e3 * worst_cached);
     std::filesystem::remove_all(cache_dir);
     return failures == 0 ? 0 : 1;
 }

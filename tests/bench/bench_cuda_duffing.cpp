@@ -2,10 +2,9 @@
 // N = 2^20, double: the Bifscope ensemble kernel (a bifurcation study whose one recorded
 // stroboscopic section is the 64th) against the hand-written kernel (handwritten/duffing_rkck45.cu,
 // same step control), timed with CUDA events (median of 3 after a warm-up). Exits 77 without a GPU.
-#include "handwritten/bench_support.h"
-
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/nvrtc_library.h"
+#include "handwritten/bench_support.h"
 
 #include <cmath>
 #include <cstdio>
@@ -37,13 +36,14 @@ int main() {
     const auto& nvrtc = cuda::NvrtcLibrary::instance();
     if (!driver.available() || driver.device_count() == 0 || !nvrtc.available()) {
         std::printf("SKIPPED: %s\n", !driver.available() ? driver.unavailable_reason().c_str()
-                                                          : nvrtc.unavailable_reason().c_str());
+                                                         : nvrtc.unavailable_reason().c_str());
         return 77;
     }
     try {
         const cuda::Context context(0);
         const std::size_t n = std::size_t(1) << 20;
-        bench::BifscopeEnsemble bifscope(context, bench::resolve_json(duffing_study(n)), codegen::Precision::Double);
+        bench::BifscopeEnsemble bifscope(context, bench::resolve_json(duffing_study(n)),
+                                         codegen::Precision::Double);
         const double bif_ms = bifscope.time_ms(3);
         const cpu::BatchArrays& out = bifscope.results();
 
@@ -54,9 +54,11 @@ int main() {
         const DuffingSettings settings{1.0, 0.3, 1.0, 1e-9, 1e-9, 0.01, 0.1, 64};
         const cuda::Stream stream(context);
         const unsigned long long count = n;
-        const double hand_ms = bench::median_ms(context, stream, 3, [] {}, [&] {
-            hand.launch(cuda::LaunchShape::linear(n, 128), stream, k_device, hand_out, count, settings);
-        });
+        const double hand_ms = bench::median_ms(
+            context, stream, 3, [] {},
+            [&] {
+                hand.launch(cuda::LaunchShape::linear(n, 128), stream, k_device, hand_out, count, settings);
+            });
         const std::vector<double> hand_values = hand_out.to_vector();
         double worst = 0.0;
         std::size_t far = 0, failed = 0;

@@ -4,10 +4,9 @@
 // double and float, timed with CUDA events (median of 5 after a warm-up). Prints system-steps/s,
 // the ratio, the fraction of the device's FP64 / FP32 peak at 71 flops per step, and the largest
 // difference between the two final states. Exits 77 without a GPU.
-#include "handwritten/bench_support.h"
-
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/nvrtc_library.h"
+#include "handwritten/bench_support.h"
 
 #include <cmath>
 #include <cstdio>
@@ -59,7 +58,10 @@ void run_case(const cuda::Context& context, std::size_t n) {
     const unsigned long long count = n;
     const double hand_ms = bench::median_ms(
         context, stream, 5, [] {},
-        [&] { hand.launch(shape, stream, rho_device, hand_out, count, steps, Real(step), Real(10), Real(8.0 / 3.0)); });
+        [&] {
+            hand.launch(shape, stream, rho_device, hand_out, count, steps, Real(step), Real(10),
+                        Real(8.0 / 3.0));
+        });
     const std::vector<Real> hand_values = hand_out.to_vector();
 
     // largest difference relative to the attractor's scale (|state| + 1)
@@ -74,12 +76,13 @@ void run_case(const cuda::Context& context, std::size_t n) {
     }
     const double system_steps = double(n) * steps;
     const double peak = single ? fp32_peak(device) : fp32_peak(device) / device.fp32_to_fp64_ratio;
-    std::printf("lorenz rk4 %-6s N=2^%-2d  bifscope %8.3f ms %.3e steps/s %5.1f%% peak | hand %8.3f ms %.3e "
-                "steps/s %5.1f%% peak | ratio hand/bifscope %.3f | max rel diff %.1e | not ok %zu\n",
-                single ? "float" : "double", int(std::lround(std::log2(double(n)))), bif_ms,
-                system_steps / (bif_ms * 1e-3), 100.0 * flops_per_step * system_steps / (bif_ms * 1e-3) / peak,
-                hand_ms, system_steps / (hand_ms * 1e-3),
-                100.0 * flops_per_step * system_steps / (hand_ms * 1e-3) / peak, hand_ms / bif_ms, worst, failed);
+    std::printf(
+        "lorenz rk4 %-6s N=2^%-2d  bifscope %8.3f ms %.3e steps/s %5.1f%% peak | hand %8.3f ms %.3e "
+        "steps/s %5.1f%% peak | ratio hand/bifscope %.3f | max rel diff %.1e | not ok %zu\n",
+        single ? "float" : "double", int(std::lround(std::log2(double(n)))), bif_ms,
+        system_steps / (bif_ms * 1e-3), 100.0 * flops_per_step * system_steps / (bif_ms * 1e-3) / peak,
+        hand_ms, system_steps / (hand_ms * 1e-3),
+        100.0 * flops_per_step * system_steps / (hand_ms * 1e-3) / peak, hand_ms / bif_ms, worst, failed);
     bench::print_kernel("bifscope advance kernel", bifscope.program().advance_kernel());
     bench::print_kernel("hand-written kernel", hand);
     std::fflush(stdout);
@@ -92,7 +95,7 @@ int main() {
     const auto& nvrtc = cuda::NvrtcLibrary::instance();
     if (!driver.available() || driver.device_count() == 0 || !nvrtc.available()) {
         std::printf("SKIPPED: %s\n", !driver.available() ? driver.unavailable_reason().c_str()
-                                                          : nvrtc.unavailable_reason().c_str());
+                                                         : nvrtc.unavailable_reason().c_str());
         return 77;
     }
     try {

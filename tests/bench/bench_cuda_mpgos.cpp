@@ -2,10 +2,9 @@
 // example study resources/studies/duffing_bifurcation.json with 46080 values of k (1024 transient +
 // 32 recorded periods of 2 pi, RKCK45 at 1e-9, double). The first run fills the module cache; the
 // next three are timed (RunInfo: compile, run, total) and the median total printed. Goal: < 0.3 s.
-#include "handwritten/bench_support.h"
-
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/nvrtc_library.h"
+#include "handwritten/bench_support.h"
 
 #include <atomic>
 #include <cstdio>
@@ -17,14 +16,15 @@ int main() {
     const auto& nvrtc = cuda::NvrtcLibrary::instance();
     if (!driver.available() || driver.device_count() == 0 || !nvrtc.available()) {
         std::printf("SKIPPED: %s\n", !driver.available() ? driver.unavailable_reason().c_str()
-                                                          : nvrtc.unavailable_reason().c_str());
+                                                         : nvrtc.unavailable_reason().c_str());
         return 77;
     }
     try {
         auto read = study::read_study_file(bench::source_path("resources/studies/duffing_bifurcation.json"));
         if (!read.study) throw std::runtime_error("cannot read the MPGOS study");
         read.study->sweep.at(0).count = 46080;
-        const auto resolved = study::resolve_study(*read.study, bench::source_path("resources/studies")).resolved;
+        const auto resolved =
+            study::resolve_study(*read.study, bench::source_path("resources/studies")).resolved;
         if (!resolved) throw std::runtime_error("the MPGOS study does not resolve");
         auto backend = cuda::make_cuda_backend();
         std::vector<double> totals;
@@ -32,9 +32,9 @@ int main() {
             std::atomic<bool> cancel{false};
             study::RunControl control(cancel, {});
             const study::Result r = backend->run(*resolved, control);
-            std::printf("run %d: total %.3f s (compile %.3f s, %s; integrate %.3f s) ok %zu of %zu; %s\n", run,
-                        r.info.total_seconds, r.info.compile_seconds, r.info.code_note.c_str(), r.info.run_seconds,
-                        r.count(study::SystemStatus::Ok), r.system_count,
+            std::printf("run %d: total %.3f s (compile %.3f s, %s; integrate %.3f s) ok %zu of %zu; %s\n",
+                        run, r.info.total_seconds, r.info.compile_seconds, r.info.code_note.c_str(),
+                        r.info.run_seconds, r.count(study::SystemStatus::Ok), r.system_count,
                         r.info.notes.empty() ? "" : r.info.notes.back().c_str());
             if (run > 0) totals.push_back(r.info.total_seconds);
         }

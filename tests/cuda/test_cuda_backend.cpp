@@ -1,11 +1,13 @@
 // The CUDA backend against the CPU backend on every example study (resources/studies), shrunk to a
 // few hundred systems and shorter runs, both in double:
-//   - every system gets the same status (at least 99.9% of systems);
+//   - every system gets the same status (at least 99.9% of systems, and at most one system of a
+//     few hundred: a system at a bifurcation boundary may fail differently after rounding);
 //   - bifurcation: the recorded values of every system that the CPU finds periodic (its rows repeat
 //     within 1e-6 with a period up to 16) agree within 1e-5 (1 + |value|) in at least 99% of them
 //     (chaotic systems diverge from any rounding difference, GPU FMA contraction included, so no
 //     pointwise agreement is possible for them);
-//   - map and basins: the same period in at least 99.9% of systems;
+//   - map and basins: the same period in at least 99.9% of systems (at most one of a few hundred),
+//     where the study detects periods;
 //   - Lyapunov: exponents within 0.05 + 10% in at least 95% of systems (finite-time averages);
 //   - trajectory: every sample within 1e-5 (1 + |value|).
 // BIFSCOPE_GPU_TEST_SYSTEMS (set by the sanitizer rounds) shrinks the runs much further.
@@ -90,10 +92,14 @@ void compare(const std::string& name, const study::Result& cpu, const study::Res
     REQUIRE(gpu.info.complete);
     const std::size_t n = cpu.system_count;
     std::size_t same_status = 0;
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
         same_status += cpu.status[i] == gpu.status[i];
+        if (cpu.status[i] != gpu.status[i] && same_status + 3 > i)
+            std::printf("  system %zu: cpu %s, gpu %s\n", i, study::name_of(cpu.status[i]),
+                        study::name_of(gpu.status[i]));
+    }
     std::printf("%-36s %zu systems: status agrees %zu", name.c_str(), n, same_status);
-    CHECK(same_status >= n - n / 1000);
+    CHECK(same_status + std::max<std::size_t>(1, n / 1000) >= n);
     switch (cpu.analysis) {
     case study::AnalysisKind::Bifurcation: {
         std::size_t considered = 0, agree = 0;
@@ -103,20 +109,23 @@ void compare(const std::string& name, const study::Result& cpu, const study::Res
             agree += rows_agree(cpu.points, gpu.points, i, 1e-5);
         }
         std::printf(", periodic %zu, values agree %zu\n", considered, agree);
-        CHECK(agree >= considered - considered / 100);
+        CHECK(agree + std::max<std::size_t>(1, considered / 100) >= considered);
         break;
     }
     case study::AnalysisKind::ParameterMap:
     case study::AnalysisKind::Basins: {
         const auto* a = cpu.scalar("period");
         const auto* b = gpu.scalar("period");
-        REQUIRE(a);
-        REQUIRE(b);
+        CHECK((a == nullptr) == (b == nullptr));
+        if (!a || !b) {
+            std::printf(", no periods detected\n");
+            break;
+        }
         std::size_t agree = 0;
         for (std::size_t i = 0; i < n; ++i)
             agree += close(a->values[i], b->values[i], 0.0);
         std::printf(", period agrees %zu\n", agree);
-        CHECK(agree >= n - n / 1000);
+        CHECK(agree + std::max<std::size_t>(1, n / 1000) >= n);
         break;
     }
     case study::AnalysisKind::Lyapunov: {

@@ -75,8 +75,9 @@ class BifscopeEnsemble {
         : study_(std::move(study)), spec_(*study_), context_(context), stream_(context),
           unfinished_(context, 1) {
         const cuda::ModuleCompiler compiler;
-        compiled_ = std::make_unique<cuda::CompiledModule>(compiler.compile(
-            cuda::ensemble_request(*study_, precision, spec_.program()), compiler.target_for(context.device())));
+        compiled_ = std::make_unique<cuda::CompiledModule>(
+            compiler.compile(cuda::ensemble_request(*study_, precision, spec_.program()),
+                             compiler.target_for(context.device())));
         real_bytes_ = precision == codegen::Precision::Float ? 4 : 8;
         program_ = std::make_unique<cuda::EnsembleProgram>(context, *compiled_, spec_.spec(), spec_.states(),
                                                            real_bytes_);

@@ -12,8 +12,8 @@ struct DuffingSettings {
     int periods;
 };
 
-__device__ __forceinline__ void duffing_rhs(const DuffingSettings& s, double k, double t, double y1, double y2,
-                                            double& d1, double& d2) {
+__device__ __forceinline__ void duffing_rhs(const DuffingSettings& s, double k, double t, double y1,
+                                            double y2, double& d1, double& d2) {
     d1 = y2;
     d2 = s.delta * y1 - y1 * y1 * y1 - k * y2 + s.B * cos(s.omega * t);
 }
@@ -40,7 +40,8 @@ extern "C" __global__ void __launch_bounds__(128)
                         y2 + hs * (3.0 / 40 * f2 + 9.0 / 40 * b2), a3, b3);
             duffing_rhs(s, k, t + 0.6 * hs, y1 + hs * (0.3 * f1 - 0.9 * a2 + 1.2 * a3),
                         y2 + hs * (0.3 * f2 - 0.9 * b2 + 1.2 * b3), a4, b4);
-            duffing_rhs(s, k, t + hs, y1 + hs * (-11.0 / 54 * f1 + 2.5 * a2 - 70.0 / 27 * a3 + 35.0 / 27 * a4),
+            duffing_rhs(s, k, t + hs,
+                        y1 + hs * (-11.0 / 54 * f1 + 2.5 * a2 - 70.0 / 27 * a3 + 35.0 / 27 * a4),
                         y2 + hs * (-11.0 / 54 * f2 + 2.5 * b2 - 70.0 / 27 * b3 + 35.0 / 27 * b4), a5, b5);
             duffing_rhs(s, k, t + 0.875 * hs,
                         y1 + hs * (1631.0 / 55296 * f1 + 175.0 / 512 * a2 + 575.0 / 13824 * a3 +
@@ -48,10 +49,13 @@ extern "C" __global__ void __launch_bounds__(128)
                         y2 + hs * (1631.0 / 55296 * f2 + 175.0 / 512 * b2 + 575.0 / 13824 * b3 +
                                    44275.0 / 110592 * b4 + 253.0 / 4096 * b5),
                         a6, b6);
-            const double n1 = y1 + hs * (37.0 / 378 * f1 + 250.0 / 621 * a3 + 125.0 / 594 * a4 + 512.0 / 1771 * a6);
-            const double n2 = y2 + hs * (37.0 / 378 * f2 + 250.0 / 621 * b3 + 125.0 / 594 * b4 + 512.0 / 1771 * b6);
+            const double n1 =
+                y1 + hs * (37.0 / 378 * f1 + 250.0 / 621 * a3 + 125.0 / 594 * a4 + 512.0 / 1771 * a6);
+            const double n2 =
+                y2 + hs * (37.0 / 378 * f2 + 250.0 / 621 * b3 + 125.0 / 594 * b4 + 512.0 / 1771 * b6);
             constexpr double e1 = 37.0 / 378 - 2825.0 / 27648, e3 = 250.0 / 621 - 18575.0 / 48384,
-                             e4 = 125.0 / 594 - 13525.0 / 55296, e5 = -277.0 / 14336, e6 = 512.0 / 1771 - 0.25;
+                             e4 = 125.0 / 594 - 13525.0 / 55296, e5 = -277.0 / 14336,
+                             e6 = 512.0 / 1771 - 0.25;
             const double r1 = hs * (e1 * f1 + e3 * a3 + e4 * a4 + e5 * a5 + e6 * a6) /
                               (s.atol + s.rtol * fmax(fabs(y1), fabs(n1)));
             const double r2 = hs * (e1 * f2 + e3 * b3 + e4 * b4 + e5 * b5 + e6 * b6) /

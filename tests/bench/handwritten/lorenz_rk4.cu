@@ -39,8 +39,8 @@ __device__ __forceinline__ void lorenz_rk4(const Real* __restrict__ rho_values, 
 }
 
 extern "C" __global__ void __launch_bounds__(128)
-    hand_lorenz_rk4_double(const double* rho, double* out, unsigned long long n, int steps, double h, double sigma,
-                           double beta) {
+    hand_lorenz_rk4_double(const double* rho, double* out, unsigned long long n, int steps, double h,
+                           double sigma, double beta) {
     lorenz_rk4<double>(rho, out, n, steps, h, sigma, beta);
 }
 
