@@ -94,20 +94,24 @@ Kernel Module::kernel(const std::string& name) const {
 
 Kernel::Kernel(std::shared_ptr<const detail::ModuleState> module, std::string name,
                driver::CUfunction function)
-    : module_(std::move(module)), name_(std::move(name)), function_(function) {
+    : module_(std::move(module)), name_(std::move(name)), function_(function) {}
+
+void Kernel::check_arguments(const std::size_t* sizes, std::size_t count) const {
     const auto& api = module_->context().driver().api();
-    if (!api.cuFuncGetParamInfo) return;
-    // Parameters are numbered from 0; the first index past the end answers CUDA_ERROR_INVALID_VALUE.
-    std::vector<std::size_t> sizes;
-    for (std::size_t index = 0;; ++index) {
+    if (!api.cuFuncGetParamInfo) return; // a driver before 12.4 cannot tell
+    for (std::size_t i = 0; i < count; ++i) {
         std::size_t offset = 0;
         std::size_t size = 0;
-        const driver::CUresult result = api.cuFuncGetParamInfo(function_, index, &offset, &size);
-        if (result == driver::CUDA_ERROR_INVALID_VALUE) break;
-        if (result != driver::CUDA_SUCCESS) return; // the driver cannot tell; launches go unchecked
-        sizes.push_back(size);
+        const driver::CUresult result = api.cuFuncGetParamInfo(function_, i, &offset, &size);
+        if (result == driver::CUDA_ERROR_INVALID_VALUE)
+            throw std::invalid_argument("kernel " + name_ + " takes " + std::to_string(i) + " arguments, " +
+                                        std::to_string(count) + " given");
+        if (result != driver::CUDA_SUCCESS) return;
+        if (size != sizes[i])
+            throw std::invalid_argument("kernel " + name_ + ": argument " + std::to_string(i) + " has " +
+                                        std::to_string(sizes[i]) + " bytes, the parameter " +
+                                        std::to_string(size));
     }
-    parameter_sizes_ = std::move(sizes);
 }
 
 int Kernel::attribute(int which) const {
@@ -142,17 +146,7 @@ int Kernel::max_active_blocks_per_multiprocessor(int block_size, std::size_t dyn
 
 void Kernel::launch_raw(const LaunchShape& shape, const Stream& stream, void** arguments,
                         const std::size_t* sizes, std::size_t count) const {
-    if (parameter_sizes_) {
-        if (parameter_sizes_->size() != count)
-            throw std::invalid_argument("kernel " + name_ + " takes " +
-                                        std::to_string(parameter_sizes_->size()) + " arguments, " +
-                                        std::to_string(count) + " given");
-        for (std::size_t i = 0; i < count; ++i)
-            if ((*parameter_sizes_)[i] != sizes[i])
-                throw std::invalid_argument("kernel " + name_ + ": argument " + std::to_string(i) + " has " +
-                                            std::to_string(sizes[i]) + " bytes, the parameter " +
-                                            std::to_string((*parameter_sizes_)[i]));
-    }
+    check_arguments(sizes, count);
     const Context& context = module_->context();
     // Each device has one primary context, whichever Context object retained it.
     if (stream.context().device().ordinal != context.device().ordinal)

@@ -4,8 +4,10 @@
 //   Kernel kernel = module.kernel("bif::ensemble<BifModel>"); // a name expression, or an extern "C" name
 //   kernel.launch(LaunchShape::linear(n, 128), stream, y, p, n); // buffers pass as T*, values as themselves
 //
-// launch() checks the argument count and sizes against the kernel's parameters where the driver
-// can tell (12.4+), so a mismatch is a std::invalid_argument instead of a corrupted launch.
+// launch() checks each argument's size against the kernel's parameter where the driver can tell
+// (12.4+), and that the kernel has that many parameters: a mismatch is a std::invalid_argument
+// instead of a corrupted launch. Too few arguments go unnoticed (the driver answers that only with
+// an error, which would count against every correct launch under compute-sanitizer).
 #pragma once
 
 #include "engine/cuda/compile_request.h"
@@ -63,8 +65,6 @@ class Kernel {
     int static_shared_bytes() const;   // per block
     int max_threads_per_block() const; // for this kernel's register use
     int max_active_blocks_per_multiprocessor(int block_size, std::size_t dynamic_shared_bytes = 0) const;
-    // The sizes of the kernel's parameters, when the driver reports them (12.4+).
-    const std::optional<std::vector<std::size_t>>& parameter_sizes() const { return parameter_sizes_; }
 
     template <class... Args>
     void launch(const LaunchShape& shape, const Stream& stream, const Args&... args) const {
@@ -86,13 +86,13 @@ class Kernel {
     friend class Module;
     Kernel(std::shared_ptr<const detail::ModuleState> module, std::string name, driver::CUfunction function);
     int attribute(int which) const;
+    void check_arguments(const std::size_t* sizes, std::size_t count) const;
     void launch_raw(const LaunchShape& shape, const Stream& stream, void** arguments,
                     const std::size_t* sizes, std::size_t count) const;
 
     std::shared_ptr<const detail::ModuleState> module_;
     std::string name_;
     driver::CUfunction function_;
-    std::optional<std::vector<std::size_t>> parameter_sizes_;
 };
 
 class Module {
