@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <map>
+#include <mutex>
 
 namespace bif::cuda {
 
@@ -79,7 +80,7 @@ class CudaBackend : public study::Backend {
                 if (found == modules.end())
                     found = modules.emplace(target.name(), compiler.compile(request, target)).first;
                 all_cached = all_cached && found->second.from_cache();
-                ensemble_devices.push_back({Context(d.ordinal), &found->second});
+                ensemble_devices.push_back({context_for(d.ordinal), &found->second});
             }
         } catch (const CompileError& e) {
             throw study::BackendError("NVRTC rejected the generated model: " + first_line(e.what()) + "\n" +
@@ -116,6 +117,15 @@ class CudaBackend : public study::Backend {
     }
 
   private:
+    // Contexts are kept for the backend's lifetime: retaining a device's primary context costs tens
+    // of milliseconds, which a warm run should not pay again.
+    Context context_for(int ordinal) {
+        std::lock_guard lock(contexts_mutex_);
+        auto found = contexts_.find(ordinal);
+        if (found == contexts_.end()) found = contexts_.emplace(ordinal, Context(ordinal)).first;
+        return found->second;
+    }
+
     static double smallest_tolerance(const study::ResolvedStudy& study) {
         double smallest = 1.0;
         for (double t : study.rtol)
@@ -127,6 +137,8 @@ class CudaBackend : public study::Backend {
 
     using Availability = study::Availability;
     CudaBackendOptions options_;
+    std::mutex contexts_mutex_;
+    std::map<int, Context> contexts_;
 };
 
 } // namespace
