@@ -41,8 +41,11 @@ ParseResult parse_model(std::string_view text, std::string file_name) {
         detail::build_model(declarations, model, sink);
         if (!sink.has_errors()) result.model = std::move(model);
         result.diagnostics = sink.take();
-        // Stages report in their own order; a reader wants the file's order.
-        std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+        // Stages report in their own order; a reader wants the file's order. A closing
+        // E-too-many stays last: it says that the list stopped there.
+        auto& ds = result.diagnostics;
+        const bool capped = !ds.empty() && ds.back().code == "E-too-many";
+        std::stable_sort(ds.begin(), capped ? ds.end() - 1 : ds.end(),
                          [](const Diagnostic& a, const Diagnostic& b) {
                              return std::pair(a.line, a.column) < std::pair(b.line, b.column);
                          });

@@ -105,11 +105,12 @@ Problem problem_from_diagnostic(const model::Diagnostic& d, const std::string& p
     std::string message;
     if (with_file) {
         message = d.file;
-        if (d.line > 0) message += ":" + std::to_string(d.line);
-        if (d.line > 0 && d.column > 0) message += ":" + std::to_string(d.column);
+        // append() rather than ":" + to_string(): GCC 12 warns falsely (-Wrestrict) on the latter
+        if (d.line > 0) message.append(":").append(std::to_string(d.line));
+        if (d.line > 0 && d.column > 0) message.append(":").append(std::to_string(d.column));
         message += ": ";
     } else if (d.column > 0)
-        message = "at column " + std::to_string(d.column) + ": ";
+        message.append("at column ").append(std::to_string(d.column)).append(": ");
     message += d.message;
     if (!d.code.empty()) message += " [" + d.code + "]";
     const auto severity =
