@@ -76,33 +76,21 @@ bool EnsembleRunner::run_batch(BatchArrays& batch) {
     return !stopped.load();
 }
 
+// A continuation sweep is one chain: up the axis, then back down from where the way up ended, each
+// system starting from its predecessor's final state, so that a hysteresis loop shows (a failed
+// system breaks the chain: its successor starts from the study's initial state).
 bool EnsembleRunner::run_chains(BatchArrays& batch) {
     const ensemble::View<double> view = view_of(batch, spec_.times());
-    const std::size_t n = batch.count / 2;
     const std::size_t states = std::size_t(batch.states);
-    std::atomic<bool> stopped{false};
-    auto chain = [&](std::size_t begin, std::size_t end) {
-        long long budget = first_slice_steps;
-        for (std::size_t i = begin; i < end && !stopped.load(); ++i) {
-            if (i > begin && !ensemble::is_failure_outcome(batch.status[i - 1]))
-                for (std::size_t k = 0; k < states; ++k)
-                    batch.initial_override[k * batch.count + i] = batch.final_state[k * batch.count + i - 1];
-            if (!run_system(view, i, budget)) {
-                stopped.store(true);
-                return;
-            }
-            system_finished();
-        }
-    };
-    if (control_.threads() >= 2) {
-        std::thread down(chain, n, batch.count);
-        chain(0, n);
-        down.join();
-    } else {
-        chain(0, n);
-        chain(n, batch.count);
+    long long budget = first_slice_steps;
+    for (std::size_t i = 0; i < batch.count; ++i) {
+        if (i > 0 && !ensemble::is_failure_outcome(batch.status[i - 1]))
+            for (std::size_t k = 0; k < states; ++k)
+                batch.initial_override[k * batch.count + i] = batch.final_state[k * batch.count + i - 1];
+        if (!run_system(view, i, budget)) return false;
+        system_finished();
     }
-    return !stopped.load();
+    return true;
 }
 
 bool EnsembleRunner::run(const std::function<void(const BatchArrays&)>& on_batch) {
