@@ -1,0 +1,19 @@
+// Runs bifscope-cli as a child process, as a user's shell would, and collects what it printed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bif::test {
+
+struct CliOutcome {
+    int exit_status = -1; // -1 when it did not exit normally
+    std::string out;
+    std::string err;
+};
+
+// Runs the CLI with these arguments; when interrupt_after_ms >= 0, sends SIGINT after that many
+// milliseconds (as Ctrl-C does). Kills it after timeout_s seconds.
+CliOutcome run_cli(const std::vector<std::string>& args, int interrupt_after_ms = -1, int timeout_s = 120);
+
+} // namespace bif::test
