@@ -1,12 +1,12 @@
 // The CUDA backend against the CPU backend on every example study (resources/studies), shrunk to a
-// few hundred systems and shorter runs, both in double:
+// few hundred systems (1024 for maps and basins) and shorter runs, both in double:
 //   - every system gets the same status (at least 99.9% of systems, and at most one system of a
 //     few hundred: a system at a bifurcation boundary may fail differently after rounding);
 //   - bifurcation: the recorded values of every system that the CPU finds periodic (its rows repeat
 //     within 1e-6 with a period up to 16) agree within 1e-5 (1 + |value|) in at least 99% of them
 //     (chaotic systems diverge from any rounding difference, GPU FMA contraction included, so no
 //     pointwise agreement is possible for them);
-//   - map and basins: the same period in at least 99.9% of systems (at most one of a few hundred),
+//   - map and basins: the same period in at least 99.9% of systems (at most one of 1024),
 //     where the study detects periods;
 //   - Lyapunov: exponents within 0.05 + 10% in at least 95% of systems (finite-time averages);
 //   - trajectory: every sample within 1e-5 (1 + |value|).
@@ -33,7 +33,10 @@ bool sanitizer_round() {
 
 void shrink(study::Study& s) {
     const bool small = sanitizer_round();
-    const double systems = small ? 64 : 256;
+    // Period maps and basins get 1024 points, so that "at most one mismatch" means 99.9%.
+    const bool grid =
+        s.analysis == study::AnalysisKind::ParameterMap || s.analysis == study::AnalysisKind::Basins;
+    const double systems = small ? 64 : (grid ? 1024 : 256);
     const double per_axis = s.sweep.size() > 1 ? std::sqrt(systems) : systems;
     for (auto& axis : s.sweep)
         axis.count = std::min(axis.count, int(per_axis));
