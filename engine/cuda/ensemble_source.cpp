@@ -5,8 +5,14 @@
 
 namespace bif::cuda {
 
-std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag) {
+int ensemble_min_blocks(codegen::Precision precision) {
+    return precision == codegen::Precision::Float ? 8 : 4;
+}
+
+std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
+                                  int min_blocks) {
     std::string text = "#define BIF_ENSEMBLE_THREADS " + std::to_string(ensemble_threads) + "\n";
+    if (min_blocks > 0) text += "#define BIF_ENSEMBLE_MIN_BLOCKS " + std::to_string(min_blocks) + "\n";
     text += "#include \"bif/cuda/ensemble_kernel.cuh\"\n";
     text += "BIF_ENSEMBLE_KERNELS(" + model_type + ", " + std::to_string(program) +
             ", bif::ensemble::methods::" + method_tag + ")\n";
@@ -14,18 +20,20 @@ std::string ensemble_entry_source(const std::string& model_type, int program, co
 }
 
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
-                                const char* method_tag) {
+                                const char* method_tag, int min_blocks) {
     CompileRequest request;
     request.parts.push_back({"model", model_source});
-    request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag)});
+    request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag, min_blocks)});
     return request;
 }
 
-CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision,
-                                int program) {
+CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program,
+                                int min_blocks) {
     const std::string type = "BifModel";
     return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
-                            cpu::method_tag(study.study.solver.method));
+                            cpu::method_tag(study.study.solver.method),
+                            min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision)
+                                                                      : min_blocks);
 }
 
 } // namespace bif::cuda

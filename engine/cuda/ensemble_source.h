@@ -16,15 +16,24 @@ namespace bif::cuda {
 // Threads per block of bif_ensemble_advance (the kernel's __launch_bounds__).
 inline constexpr unsigned ensemble_threads = 128;
 
+// Blocks of ensemble_threads per multiprocessor that bif_ensemble_advance's register allocation
+// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh): 4 in double (128
+// registers), 8 in float (64), where the step loops of the benchmark models need no local memory
+// (tests/bench/NOTES.md). 0: the compiler's choice; ensemble_min_blocks_default: this rule.
+inline constexpr int ensemble_min_blocks_default = -1;
+int ensemble_min_blocks(codegen::Precision precision);
+
 // The lines after the model: the kernels for `program` (bif::ensemble::ProgramCode) and
 // `method_tag` (a tag of bif::ensemble::methods, e.g. "Rk4"), on the model type `model_type`.
-std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag);
+std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
+                                  int min_blocks = ensemble_min_blocks_default);
 
 // The whole request: part "model" (generated source) and part "entry".
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
-                                const char* method_tag);
+                                const char* method_tag, int min_blocks = ensemble_min_blocks_default);
 
 // The request for a resolved study in the given precision.
-CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program);
+CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program,
+                                int min_blocks = ensemble_min_blocks_default);
 
 } // namespace bif::cuda

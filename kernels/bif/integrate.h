@@ -302,15 +302,14 @@ BIF_HD Status finish(SystemState<Model>& s, Status status) {
 
 } // namespace detail
 
-// Integrates one system from s.t to t_end (t_end > s.t; nothing happens otherwise).
-template <class Model, class Stepper, class Observer>
-BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
-                        typename Model::real t_end,
-                        const SolverSettings<typename Model::real, Model::num_states>& set,
-                        const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
+// The first part of integrate(): derivatives, event values and the step size where they are not
+// known yet. Returns Status::Running when the steps may follow (integrate_steps), otherwise the
+// status the call ends with.
+template <class Model, class Stepper>
+BIF_HD Status integrate_begin(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
+                              typename Model::real t_end,
+                              const SolverSettings<typename Model::real, Model::num_states>& set) {
     using real = typename Model::real;
-    constexpr int N = Model::num_states;
-    const int n = m.dimension();
     if (is_final(s.status)) return s.status;
     s.status = Status::Running;
     if (!st.ready && !st.start(m, s.t, s.y, p)) return detail::finish(s, Status::NonFinite);
@@ -322,6 +321,104 @@ BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, type
         s.h = set.initial_step > real(0)
                   ? set.initial_step
                   : starting_step(m, s.t, s.y, p, st.f0, Stepper::order, t_end - s.t, set);
+    return Status::Running;
+}
+
+namespace detail {
+
+// integrate_steps for a model without events: the same steps, the same arithmetic and the same
+// final state, on local copies of only what a step reads or changes (time, step size, state,
+// parameters, counters, controller memory, stepper), so that a GPU keeps the loop in registers. With
+// no events, process_step reduces to the observer's on_step and settled_in_event_zone to resetting
+// the zone count.
+template <class Model, class Stepper, class Observer>
+BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState<Model>& s,
+                                   typename Model::real* p_out, typename Model::real t_end,
+                                   const SolverSettings<typename Model::real, Model::num_states>& settings,
+                                   const EventSettings<typename Model::real, Model::num_events>& ev,
+                                   Observer& obs) {
+    using real = typename Model::real;
+    constexpr int N = Model::num_states;
+    const int n = m.dimension();
+    const SolverSettings<real, N> set = settings;
+    const bool clear_zone = ev.equilibrium_steps > 0;
+    Stepper st = stepper;
+    real p[capacity(Model::num_param_slots)];
+    copy_n(p_out, m.param_slot_count(), p);
+    real y[N];
+    copy_n(s.y, n, y);
+    real t = s.t, t_low = s.t_low, h_carry = s.h;
+    unsigned long long accepted = s.accepted, rejected = s.rejected;
+    StepController<real> control = s.control;
+    int zone_steps = s.zone_steps;
+    Status status = Status::Ok;
+    real y_new[N];
+    for (int attempts = 0; t < t_end; ++attempts) {
+        if (attempts >= set.max_steps) {
+            status = Status::StepBudgetSpent;
+            break;
+        }
+        real h = set.max_step > real(0) ? min_of(h_carry, set.max_step) : h_carry;
+        const bool last = t + real(1.01) * h >= t_end;
+        if (last) h = t_end - t;
+        const real h_asked = h;
+        real h_next = h;
+        const StepVerdict verdict = controlled_step(st, control, m, t, y, p, h, h_next, y_new, set);
+        if (verdict == StepVerdict::Rejected) {
+            ++rejected;
+            h_carry = h_next;
+            continue;
+        }
+        if (verdict == StepVerdict::Underflow) {
+            status = Status::StepUnderflow;
+            break;
+        }
+        if (verdict == StepVerdict::NonFinite) {
+            status = Status::NonFinite;
+            break;
+        }
+        ++accepted;
+        const bool reached_end = last && h == h_asked;
+        const real h_comp = h - t_low;
+        const real t_new = reached_end ? t_end : t + h_comp;
+        const real t_low_new = reached_end ? real(0) : (t_new - t) - h_comp;
+        st.accept(m, t, y, p, h, y_new);
+        obs.on_step(StepView<Model, Stepper>{m, st, p, t, h, y, y_new, t_new, t, t_new, y, y_new});
+        h_carry = (reached_end && h_next >= h) ? max_of(h_next, h_carry) : h_next;
+        t = t_new;
+        t_low = t_low_new;
+        copy_n(y_new, n, y);
+        st.advance(n);
+        if (clear_zone) zone_steps = 0;
+    }
+    stepper = st;
+    copy_n(p, m.param_slot_count(), p_out);
+    copy_n(y, n, s.y);
+    s.t = t;
+    s.t_low = t_low;
+    s.h = h_carry;
+    s.accepted = accepted;
+    s.rejected = rejected;
+    s.control = control;
+    s.zone_steps = zone_steps;
+    s.status = status;
+    return status;
+}
+
+} // namespace detail
+
+// The steps of integrate(), after integrate_begin returned Status::Running.
+template <class Model, class Stepper, class Observer>
+BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
+                              typename Model::real t_end,
+                              const SolverSettings<typename Model::real, Model::num_states>& set,
+                              const EventSettings<typename Model::real, Model::num_events>& ev,
+                              Observer& obs) {
+    if constexpr (Model::num_events == 0)
+        return detail::steps_without_events(m, st, s, p, t_end, set, ev, obs);
+    using real = typename Model::real;
+    constexpr int N = Model::num_states;
+    const int n = m.dimension();
     real y_new[N];
     real g_new[capacity(Model::num_events)];
     for (int attempts = 0; s.t < t_end; ++attempts) {
@@ -362,6 +459,17 @@ BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, type
         if (detail::settled_in_event_zone(m, s, ev)) return detail::finish(s, Status::StoppedByEvent);
     }
     return detail::finish(s, Status::Ok);
+}
+
+// Integrates one system from s.t to t_end (t_end > s.t; nothing happens otherwise).
+template <class Model, class Stepper, class Observer>
+BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
+                        typename Model::real t_end,
+                        const SolverSettings<typename Model::real, Model::num_states>& set,
+                        const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
+    const Status begun = integrate_begin(m, st, s, p, t_end, set);
+    if (begun != Status::Running) return begun;
+    return integrate_steps(m, st, s, p, t_end, set, ev, obs);
 }
 
 template <class Model, class Stepper>

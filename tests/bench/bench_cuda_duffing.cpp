@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
 
 using namespace bif;
 
@@ -42,8 +44,18 @@ int main() {
     try {
         const cuda::Context context(0);
         const std::size_t n = std::size_t(1) << 20;
-        bench::BifscopeEnsemble bifscope(context, bench::resolve_json(duffing_study(n)),
-                                         codegen::Precision::Double);
+        // BENCH_MIN_BLOCKS="a b c": kernel register bounds to time besides the backend's default
+        const auto study = bench::resolve_json(duffing_study(n));
+        if (const char* list = std::getenv("BENCH_MIN_BLOCKS")) {
+            std::istringstream in(list);
+            for (int v; in >> v;) {
+                bench::BifscopeEnsemble variant(context, study, codegen::Precision::Double, v);
+                std::printf("duffing rkck45 min_blocks %2d  bifscope %8.3f ms\n", v, variant.time_ms(3));
+                bench::print_kernel("bifscope advance kernel", variant.program().advance_kernel());
+                std::fflush(stdout);
+            }
+        }
+        bench::BifscopeEnsemble bifscope(context, study, codegen::Precision::Double);
         const double bif_ms = bifscope.time_ms(3);
         const cpu::BatchArrays& out = bifscope.results();
 

@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <vector>
 
 using namespace bif;
 
@@ -38,11 +41,12 @@ double fp32_peak(const cuda::DeviceInfo& d) {
 }
 
 template <class Real>
-void run_case(const cuda::Context& context, std::size_t n) {
+void run_case(const cuda::Context& context, std::size_t n, int min_blocks) {
     const bool single = sizeof(Real) == 4;
     const cuda::DeviceInfo& device = context.device();
     bench::BifscopeEnsemble bifscope(context, bench::resolve_json(lorenz_study(n, single)),
-                                     single ? codegen::Precision::Float : codegen::Precision::Double);
+                                     single ? codegen::Precision::Float : codegen::Precision::Double,
+                                     min_blocks);
     const double bif_ms = bifscope.time_ms(5);
     const cpu::BatchArrays& out = bifscope.results();
 
@@ -77,9 +81,10 @@ void run_case(const cuda::Context& context, std::size_t n) {
     const double system_steps = double(n) * steps;
     const double peak = single ? fp32_peak(device) : fp32_peak(device) / device.fp32_to_fp64_ratio;
     std::printf(
-        "lorenz rk4 %-6s N=2^%-2d  bifscope %8.3f ms %.3e steps/s %5.1f%% peak | hand %8.3f ms %.3e "
+        "lorenz rk4 %-6s N=2^%-2d min_blocks %2d  bifscope %8.3f ms %.3e steps/s %5.1f%% peak | hand %8.3f "
+        "ms %.3e "
         "steps/s %5.1f%% peak | ratio hand/bifscope %.3f | max rel diff %.1e | not ok %zu\n",
-        single ? "float" : "double", int(std::lround(std::log2(double(n)))), bif_ms,
+        single ? "float" : "double", int(std::lround(std::log2(double(n)))), min_blocks, bif_ms,
         system_steps / (bif_ms * 1e-3), 100.0 * flops_per_step * system_steps / (bif_ms * 1e-3) / peak,
         hand_ms, system_steps / (hand_ms * 1e-3),
         100.0 * flops_per_step * system_steps / (hand_ms * 1e-3) / peak, hand_ms / bif_ms, worst, failed);
@@ -104,9 +109,22 @@ int main() {
         std::printf("device %s; FP32 peak %.1f TFLOP/s, FP64 peak %.1f TFLOP/s (%d SMs at %d MHz)\n",
                     d.summary().c_str(), fp32_peak(d) / 1e12, fp32_peak(d) / d.fp32_to_fp64_ratio / 1e12,
                     d.multiprocessors, d.clock_khz / 1000);
+        // BENCH_MIN_BLOCKS="a b c": kernel register bounds to compare at 2^20 (the backend's default
+        // runs at both sizes)
+        std::vector<int> variants;
+        if (const char* list = std::getenv("BENCH_MIN_BLOCKS")) {
+            std::istringstream in(list);
+            for (int v; in >> v;)
+                variants.push_back(v);
+        }
         for (std::size_t n : {std::size_t(1) << 20, std::size_t(1) << 23}) {
-            run_case<double>(context, n);
-            run_case<float>(context, n);
+            run_case<double>(context, n, cuda::ensemble_min_blocks_default);
+            run_case<float>(context, n, cuda::ensemble_min_blocks_default);
+            if (n > (std::size_t(1) << 20)) continue;
+            for (int v : variants) {
+                run_case<double>(context, n, v);
+                run_case<float>(context, n, v);
+            }
         }
     } catch (const std::exception& e) {
         std::printf("FAILED: %s\n", e.what());

@@ -63,6 +63,14 @@ __device__ void advance(const Block<Model>* __restrict__ block, const View<typen
 #ifndef BIF_ENSEMBLE_THREADS
 #define BIF_ENSEMBLE_THREADS 128
 #endif
+// Blocks per multiprocessor the register allocation must allow (__launch_bounds__' second
+// argument): 65536 / (threads * blocks) registers per thread at most. The whole program is one
+// kernel, so without a bound its rarely run parts (start, section bookkeeping, outputs) set the
+// register count, and with it how few warps share a multiprocessor; the step loop is a function of
+// its own (bif/study/common.h) whose spills ptxas reports apart. The host picks the bound.
+#ifndef BIF_ENSEMBLE_MIN_BLOCKS
+#define BIF_ENSEMBLE_MIN_BLOCKS 1
+#endif
 
 #define BIF_ENSEMBLE_KERNELS(ModelType, ProgramCode, MethodTag)                                              \
     extern "C" __global__ void bif_ensemble_sizes(int* out) {                                                \
@@ -72,12 +80,12 @@ __device__ void advance(const Block<Model>* __restrict__ block, const View<typen
                                                   bif::ensemble::Block<ModelType>* out) {                    \
         bif::ensemble::cuda::setup<ModelType>(spec, out);                                                    \
     }                                                                                                        \
-    extern "C" __global__ void __launch_bounds__(BIF_ENSEMBLE_THREADS)                                       \
+    extern "C" __global__ void __launch_bounds__(BIF_ENSEMBLE_THREADS, BIF_ENSEMBLE_MIN_BLOCKS)              \
         bif_ensemble_advance(const bif::ensemble::Block<ModelType>* __restrict__ block,                      \
                              const __grid_constant__ bif::ensemble::View<ModelType::real> view,              \
                              bif::ensemble::index_t count, long long budget, unsigned int* unfinished) {     \
         bif::ensemble::cuda::advance<ModelType, ProgramCode, MethodTag>(block, view, count, budget,          \
-                                                                        unfinished);                        \
+                                                                        unfinished);                         \
     }
 
 #endif

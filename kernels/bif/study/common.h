@@ -45,13 +45,20 @@ BIF_HD void system_inputs(const Model& m, const Block<Model>& b, const View<type
         p[i] = b.parameters[i];
     for (int i = 0; i < n; ++i)
         y0[i] = v.initial_override ? v.initial_override[index_t(i) * v.stride + system] : b.initial[i];
+    // Slots are written through select loops over the compile-time capacities, never p[slot] with
+    // a run-time slot: an array indexed at run time lives in (slow) local memory on a GPU.
+    constexpr int P = capacity(Model::num_param_slots);
     for (int a = 0; a < b.axis_count; ++a) {
         const typename Model::real value = v.axis_values[index_t(a) * v.stride + system];
-        if (b.axis_is_state[a]) {
-            if (!v.initial_override) y0[b.axis_slot[a]] = value;
-        } else {
-            p[b.axis_slot[a]] = value;
-        }
+        const int slot = b.axis_slot[a];
+        const bool to_state = b.axis_is_state[a] != 0;
+        if (to_state && v.initial_override) continue;
+        BIF_UNROLL
+        for (int i = 0; i < Model::num_states; ++i)
+            if (to_state && i == slot) y0[i] = value;
+        BIF_UNROLL
+        for (int i = 0; i < P; ++i)
+            if (!to_state && i == slot) p[i] = value;
     }
     m.complete_parameters(p);
 }
@@ -103,6 +110,39 @@ struct StepBudget {
     BIF_HD bool run_spent() const { return used >= total; }
 };
 
+// On the GPU the step loop is a function of its own: the register allocator then sizes the loop by
+// what the loop needs, not by the program around it (section bookkeeping, feature output, start-up),
+// whose pressure would otherwise push loop values into local memory, and the compiler's report
+// shows the loop's spills apart. One call per integration interval.
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define BIF_STEP_LOOP __noinline__
+#else
+#define BIF_STEP_LOOP
+#endif
+
+// integrate_steps on copies that nothing else can reach, so that the compiler keeps them in
+// registers (the carried originals have had their address taken by the carry copies; settings read
+// through the caller's pointers would be loaded again at every step).
+template <class IM, class Stepper, class Observer>
+BIF_HD BIF_STEP_LOOP Status
+integrate_steps_local(const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p,
+                      typename IM::real t_end, const SolverSettings<typename IM::real, IM::num_states>& set,
+                      const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs) {
+    // without events the driver copies only what a step touches itself
+    if constexpr (IM::num_events == 0) return integrate_steps(m, st, s, p, t_end, set, ev, obs);
+    SystemState<IM> local = s;
+    typename IM::real local_p[capacity(IM::num_param_slots)];
+    copy_n(p, m.param_slot_count(), local_p);
+    Stepper local_stepper = st;
+    const SolverSettings<typename IM::real, IM::num_states> local_set = set;
+    const EventSettings<typename IM::real, IM::num_events> local_ev = ev;
+    const Status r = integrate_steps(m, local_stepper, local, local_p, t_end, local_set, local_ev, obs);
+    st = local_stepper;
+    s = local;
+    copy_n(local_p, m.param_slot_count(), p);
+    return r;
+}
+
 // integrate() toward t_end within the budgets; `set` is the caller's mutable copy (its max_steps is
 // set here). A call that ran out of the slice budget leaves the system resumable (status Ok).
 template <class IM, class Stepper, class Observer>
@@ -115,16 +155,8 @@ BIF_HD Status integrate_within(const IM& m, Stepper& st, SystemState<IM>& s, typ
     if (allowed <= 0) return Status::StepBudgetSpent;
     set.max_steps = allowed < 1000000000LL ? int(allowed) : 1000000000;
     const unsigned long long before = s.accepted + s.rejected;
-    // Integrate copies that nothing else can reach, so that the compiler may keep them in registers
-    // (the carried originals have had their address taken by the carry copies).
-    SystemState<IM> local = s;
-    typename IM::real local_p[capacity(IM::num_param_slots)];
-    copy_n(p, m.param_slot_count(), local_p);
-    Stepper local_stepper = st;
-    const Status r = integrate(m, local_stepper, local, local_p, t_end, set, ev, obs);
-    st = local_stepper;
-    s = local;
-    copy_n(local_p, m.param_slot_count(), p);
+    Status r = integrate_begin(m, st, s, p, t_end, set);
+    if (r == Status::Running) r = integrate_steps_local(m, st, s, p, t_end, set, ev, obs);
     const long long used = (long long)(s.accepted + s.rejected - before);
     budget.slice -= used;
     budget.used += used;

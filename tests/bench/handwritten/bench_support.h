@@ -70,13 +70,14 @@ inline double median_ms(const cuda::Context& context, const cuda::Stream& stream
 // batch holding every system.
 class BifscopeEnsemble {
   public:
+    // min_blocks: BIF_ENSEMBLE_MIN_BLOCKS of the kernel (engine/cuda/ensemble_source.h; 0: none)
     BifscopeEnsemble(const cuda::Context& context, std::shared_ptr<const study::ResolvedStudy> study,
-                     codegen::Precision precision)
+                     codegen::Precision precision, int min_blocks = cuda::ensemble_min_blocks_default)
         : study_(std::move(study)), spec_(*study_), context_(context), stream_(context),
           unfinished_(context, 1) {
         const cuda::ModuleCompiler compiler;
         compiled_ = std::make_unique<cuda::CompiledModule>(
-            compiler.compile(cuda::ensemble_request(*study_, precision, spec_.program()),
+            compiler.compile(cuda::ensemble_request(*study_, precision, spec_.program(), min_blocks),
                              compiler.target_for(context.device())));
         real_bytes_ = precision == codegen::Precision::Float ? 4 : 8;
         program_ = std::make_unique<cuda::EnsembleProgram>(context, *compiled_, spec_.spec(), spec_.states(),

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# A short GPU round for kernel performance work, from the repository root, with .device/ carried:
+#   bash tests/device/bench-round.sh
+# Builds only the CUDA benchmarks, kernel_report and the CUDA-vs-CPU agreement test, runs the
+# agreement test, the benchmarks (BENCH_MIN_BLOCKS: register bounds to compare, see
+# tests/bench/NOTES.md) and counts local loads/stores per function in the SASS of the benchmark
+# kernels. Logs go to $OUT; the lines that matter are printed last.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+out=${OUT:-$root/build-bench-round-logs}
+mkdir -p "$out"
+build=$root/build-gpu
+[[ -f .device/env.sh ]] && source .device/env.sh
+export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache
+export BENCH_MIN_BLOCKS=${BENCH_MIN_BLOCKS:-}
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBIFSCOPE_GUI=OFF -DBIFSCOPE_SANITIZE=OFF \
+    -DBIFSCOPE_FUZZ=OFF -DBIFSCOPE_BENCH=ON >/dev/null &&
+    cmake --build "$build" -j "$(nproc)" --target bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos \
+      kernel_report test_cuda_backend 2>&1 | tail -3
+} >"$out/build.log" 2>&1
+bench=$build/tests/bench
+mkdir -p "$out/kernels"
+timeout 120 "$bench/kernel_report" "$out/kernels" >"$out/kernels.log" 2>&1
+for c in lorenz_double lorenz_float duffing mpgos; do
+  [[ -f $out/kernels/$c.cubin ]] || continue
+  cuobjdump -sass "$out/kernels/$c.cubin" >"$out/kernels/$c.sass" 2>&1
+  awk -v c="$c" '/Function :/{f=$3} /LDL/{l[f]++} /STL/{s[f]++} /^ +\/\*[0-9a-f]+\*\//{n[f]++}
+    END{for (f in n) if (f ~ /advance|integrate/) printf "sass %-14s %-60.60s %6d instr LDL %4d STL %4d\n", c, f, n[f], l[f], s[f]}' \
+    "$out/kernels/$c.sass"
+done >"$out/sass.log"
+rm -f "$out"/kernels/*.cubin "$out"/kernels/*.cu
+timeout 150 "$build/tests/cuda/test_cuda_backend" >"$out/agreement.log" 2>&1
+echo "agreement test exit $?" >>"$out/agreement.log"
+for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do
+  timeout 120 "$bench/$b" >"$out/$b.log" 2>&1
+  echo "exit $?" >>"$out/$b.log"
+done
+tar -C "$out" -czf "$out/kernels.tgz" kernels && rm -rf "$out/kernels"
+echo "== build"; cat "$out/build.log"
+echo "== kernel_report"; cat "$out/kernels.log"
+echo "== sass"; cat "$out/sass.log"
+echo "== agreement"; grep -E "passed|failed|FAILED|exit" "$out/agreement.log" | tail -5
+for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do echo "== $b"; cat "$out/$b.log"; done
