@@ -3,10 +3,17 @@
 #include "engine/cpu/study_spec.h"
 #include "engine/study/resolved_study.h"
 
+#include <algorithm>
+
 namespace bif::cuda {
 
-int ensemble_min_blocks(codegen::Precision precision) {
-    return precision == codegen::Precision::Float ? 8 : 4;
+int ensemble_min_blocks(codegen::Precision precision, std::size_t systems, int multiprocessors) {
+    const int bound = precision == codegen::Precision::Float ? 6 : 5;
+    if (systems == 0 || multiprocessors <= 0) return bound;
+    const std::size_t blocks = (systems + ensemble_threads - 1) / ensemble_threads;
+    const std::size_t per_multiprocessor =
+        (blocks + std::size_t(multiprocessors) - 1) / std::size_t(multiprocessors);
+    return int(std::min<std::size_t>(std::size_t(bound), std::max<std::size_t>(3, per_multiprocessor)));
 }
 
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,

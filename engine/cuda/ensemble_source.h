@@ -5,6 +5,7 @@
 #include "engine/codegen/codegen.h"
 #include "engine/cuda/compile_request.h"
 
+#include <cstddef>
 #include <string>
 
 namespace bif::study {
@@ -17,11 +18,13 @@ namespace bif::cuda {
 inline constexpr unsigned ensemble_threads = 128;
 
 // Blocks of ensemble_threads per multiprocessor that bif_ensemble_advance's register allocation
-// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh): 4 in double (128
-// registers), 8 in float (64), where the step loops of the benchmark models need no local memory
-// (tests/bench/NOTES.md). 0: the compiler's choice; ensemble_min_blocks_default: this rule.
+// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh): 5 in double (96
+// registers), 6 in float (80), the fastest of the bounds measured on the benchmarks
+// (tests/bench/NOTES.md). An ensemble that gives each multiprocessor fewer blocks than that gets a
+// looser bound (at least 3: 168 registers), as it cannot use the occupancy. 0: the compiler's
+// choice; ensemble_min_blocks_default: this rule.
 inline constexpr int ensemble_min_blocks_default = -1;
-int ensemble_min_blocks(codegen::Precision precision);
+int ensemble_min_blocks(codegen::Precision precision, std::size_t systems = 0, int multiprocessors = 0);
 
 // The lines after the model: the kernels for `program` (bif::ensemble::ProgramCode) and
 // `method_tag` (a tag of bif::ensemble::methods, e.g. "Rk4"), on the model type `model_type`.

@@ -326,6 +326,46 @@ BIF_HD Status integrate_begin(const Model& m, Stepper& st, SystemState<Model>& s
 
 namespace detail {
 
+// m::is_finite(x) (x - x == 0) from the bits: the exponent field is all ones exactly for infinities
+// and NaNs. The same answer on the integer units, where the FP64 units of a GPU are the bottleneck.
+template <class Real>
+BIF_HD BIF_FORCEINLINE bool finite_by_bits(Real x) {
+    if constexpr (sizeof(Real) == 8) {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+        const unsigned long long bits = (unsigned long long)__double_as_longlong(double(x));
+#else
+        unsigned long long bits;
+        __builtin_memcpy(&bits, &x, sizeof bits);
+#endif
+        return (bits & 0x7ff0000000000000ULL) != 0x7ff0000000000000ULL;
+    } else {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+        const unsigned int bits = __float_as_uint(float(x));
+#else
+        unsigned int bits;
+        __builtin_memcpy(&bits, &x, sizeof bits);
+#endif
+        return (bits & 0x7f800000U) != 0x7f800000U;
+    }
+}
+
+// controlled_step for a method without an error estimate (it accepts every finite step), with the
+// finiteness test on the integer units.
+template <class Stepper, class Model, int N>
+BIF_HD BIF_FORCEINLINE StepVerdict fixed_step(Stepper& st, const Model& m, typename Model::real t,
+                                              const typename Model::real* y, const typename Model::real* p,
+                                              typename Model::real& h, typename Model::real& h_next,
+                                              typename Model::real* y_new,
+                                              const SolverSettings<typename Model::real, N>& s) {
+    const typename Model::real err = st.attempt(m, t, y, p, h, y_new, s);
+    bool finite = finite_by_bits(err);
+    BIF_UNROLL
+    for (int i = 0; i < m.dimension(); ++i)
+        finite = finite && finite_by_bits(y_new[i]);
+    h_next = h;
+    return finite ? StepVerdict::Accepted : StepVerdict::NonFinite;
+}
+
 // integrate_steps for a model without events: the same steps, the same arithmetic and the same
 // final state, on local copies of only what a step reads or changes (time, step size, state,
 // parameters, counters, controller memory, stepper), so that a GPU keeps the loop in registers. With
@@ -363,7 +403,11 @@ BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState
         if (last) h = t_end - t;
         const real h_asked = h;
         real h_next = h;
-        const StepVerdict verdict = controlled_step(st, control, m, t, y, p, h, h_next, y_new, set);
+        StepVerdict verdict;
+        if constexpr (Stepper::error_order == 0)
+            verdict = fixed_step(st, m, t, y, p, h, h_next, y_new, set);
+        else
+            verdict = controlled_step(st, control, m, t, y, p, h, h_next, y_new, set);
         if (verdict == StepVerdict::Rejected) {
             ++rejected;
             h_carry = h_next;

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
 
 using namespace bif;
 
@@ -41,6 +43,23 @@ int main() {
         std::sort(totals.begin(), totals.end());
         std::printf("mpgos duffing 46080 systems end to end (warm cache): median %.3f s (goal < 0.3 s)\n",
                     totals[totals.size() / 2]);
+        // BENCH_MIN_BLOCKS="a b c": the kernel's register bound forced to each (second run timed)
+        if (const char* list = std::getenv("BENCH_MIN_BLOCKS")) {
+            std::istringstream in(list);
+            for (int v; in >> v;) {
+                cuda::CudaBackendOptions options;
+                options.min_blocks = v;
+                auto variant = cuda::make_cuda_backend(options);
+                study::Result r;
+                for (int run = 0; run < 2; ++run) {
+                    std::atomic<bool> cancel{false};
+                    study::RunControl control(cancel, {});
+                    r = variant->run(*resolved, control);
+                }
+                std::printf("mpgos min_blocks %2d: total %.3f s (integrate %.3f s) ok %zu\n", v,
+                            r.info.total_seconds, r.info.run_seconds, r.count(study::SystemStatus::Ok));
+            }
+        }
     } catch (const std::exception& e) {
         std::printf("FAILED: %s\n", e.what());
         return 1;

@@ -34,6 +34,17 @@ done >"$out/sass.log"
 rm -f "$out"/kernels/*.cubin "$out"/kernels/*.cu
 timeout 150 "$build/tests/cuda/test_cuda_backend" >"$out/agreement.log" 2>&1
 echo "agreement test exit $?" >>"$out/agreement.log"
+# BENCH_OLD_TREE=DIR: the agreement test of another source tree too (an earlier commit, unpacked
+# into an ignored folder that the call carries), to tell a new disagreement from an old one
+if [[ -n ${BENCH_OLD_TREE:-} && -f ${BENCH_OLD_TREE}/CMakeLists.txt ]]; then
+  {
+    cmake -S "$BENCH_OLD_TREE" -B "$root/build-old" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBIFSCOPE_GUI=OFF \
+      -DBIFSCOPE_SANITIZE=OFF -DBIFSCOPE_FUZZ=OFF -DBIFSCOPE_BENCH=OFF >/dev/null &&
+      cmake --build "$root/build-old" -j "$(nproc)" --target test_cuda_backend 2>&1 | tail -1
+    BIFSCOPE_CUDA_CACHE_DIR=$root/build-old/module-cache timeout 150 "$root/build-old/tests/cuda/test_cuda_backend"
+    echo "old tree agreement test exit $?"
+  } >"$out/agreement-old.log" 2>&1
+fi
 for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do
   timeout 120 "$bench/$b" >"$out/$b.log" 2>&1
   echo "exit $?" >>"$out/$b.log"
@@ -42,5 +53,6 @@ tar -C "$out" -czf "$out/kernels.tgz" kernels && rm -rf "$out/kernels"
 echo "== build"; cat "$out/build.log"
 echo "== kernel_report"; cat "$out/kernels.log"
 echo "== sass"; cat "$out/sass.log"
-echo "== agreement"; grep -E "passed|failed|FAILED|exit" "$out/agreement.log" | tail -5
+echo "== agreement"; grep -E "systems:|passed|failed|exit" "$out/agreement.log" | tail -16
+[[ -f $out/agreement-old.log ]] && { echo "== agreement, old tree"; grep -E "systems:|passed|failed|exit" "$out/agreement-old.log" | tail -16; }
 for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do echo "== $b"; cat "$out/$b.log"; done
