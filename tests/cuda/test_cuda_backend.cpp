@@ -11,8 +11,8 @@
 //   - Lyapunov: exponents within 0.05 + 10% in at least 95% of systems (finite-time averages);
 //   - trajectory: every sample within 1e-5 (1 + |value|).
 // Systems whose outcome the integrator tolerance does not determine are left out of the value and
-// period checks, and counted: a second CPU run at a 10x tighter tolerance (half the step for rk4)
-// must give the same status, the same section rows within 1e-5 and the same period. On multistable
+// period checks, and counted: CPU runs at 0.1, 0.3 and 0.5 times the tolerance (the step scaled by
+// the square root for rk4) must all give the same status, section rows within 1e-5 and period. On multistable
 // or chaotic-transient systems any rounding difference (GPU FMA contraction, CUDA's libm) may pick
 // another attractor, and so may the tighter CPU run; such systems cannot be compared pointwise.
 // BIFSCOPE_GPU_TEST_SYSTEMS (set by the sanitizer rounds) shrinks the runs much further.
@@ -95,20 +95,19 @@ bool rows_agree(const study::PointBlock& a, const study::PointBlock& b, std::siz
     return true;
 }
 
-study::Study tightened(study::Study s) {
-    s.solver.rtol.all *= 0.1;
-    s.solver.atol.all *= 0.1;
+study::Study tightened(study::Study s, double factor) {
+    s.solver.rtol.all *= factor;
+    s.solver.atol.all *= factor;
     for (auto& [name, tol] : s.solver.rtol.per_state)
-        tol *= 0.1;
+        tol *= factor;
     for (auto& [name, tol] : s.solver.atol.per_state)
-        tol *= 0.1;
-    if (s.solver.method == study::Method::Rk4) s.solver.initial_step *= 0.5;
+        tol *= factor;
+    if (s.solver.method == study::Method::Rk4) s.solver.initial_step *= std::sqrt(factor);
     return s;
 }
 
-// Whether system i's outcome is the same at the study's tolerance and at a tighter one.
-std::vector<bool> determined_by_tolerance(const study::Result& cpu, const study::Result& tight) {
-    std::vector<bool> determined(cpu.system_count, true);
+// Whether system i's outcome is the same at the study's tolerance and at tighter ones.
+void mark_undetermined(const study::Result& cpu, const study::Result& tight, std::vector<bool>& determined) {
     const auto* period = cpu.scalar("period");
     const auto* tight_period = tight.scalar("period");
     for (std::size_t i = 0; i < cpu.system_count; ++i) {
@@ -116,9 +115,8 @@ std::vector<bool> determined_by_tolerance(const study::Result& cpu, const study:
         if (same && cpu.analysis == study::AnalysisKind::Bifurcation && periodic(cpu.points, i))
             same = rows_agree(cpu.points, tight.points, i, 1e-5);
         if (same && period && tight_period) same = close(period->values[i], tight_period->values[i], 0.0);
-        determined[i] = same;
+        if (!same) determined[i] = false;
     }
-    return determined;
 }
 
 void compare(const std::string& name, const study::Result& cpu, const study::Result& gpu,
@@ -145,7 +143,12 @@ void compare(const std::string& name, const study::Result& cpu, const study::Res
             if (!determined[i] || cpu.status[i] != study::SystemStatus::Ok || !periodic(cpu.points, i))
                 continue;
             ++considered;
-            agree += rows_agree(cpu.points, gpu.points, i, 1e-5);
+            const bool same = rows_agree(cpu.points, gpu.points, i, 1e-5);
+            agree += same;
+            if (!same)
+                std::printf("  system %zu: first row cpu %.9g, gpu %.9g; rows %u / %u\n", i,
+                            cpu.points.value(i, 0, 0), gpu.points.value(i, 0, 0), cpu.points.rows_filled[i],
+                            gpu.points.rows_filled[i]);
         }
         std::printf(", periodic %zu, values agree %zu\n", considered, agree);
         CHECK(agree + std::max<std::size_t>(1, considered / 1000) >= considered);
@@ -161,8 +164,12 @@ void compare(const std::string& name, const study::Result& cpu, const study::Res
             break;
         }
         std::size_t agree = 0;
-        for (std::size_t i = 0; i < cpu.system_count; ++i)
-            agree += determined[i] && close(a->values[i], b->values[i], 0.0);
+        for (std::size_t i = 0; i < cpu.system_count; ++i) {
+            const bool same = close(a->values[i], b->values[i], 0.0);
+            agree += determined[i] && same;
+            if (determined[i] && !same)
+                std::printf("  system %zu: period cpu %g, gpu %g\n", i, a->values[i], b->values[i]);
+        }
         std::printf(", period agrees %zu\n", agree);
         CHECK(agree + std::max<std::size_t>(1, n / 1000) >= n);
         break;
@@ -216,14 +223,19 @@ TEST_CASE("the CUDA backend agrees with the CPU backend on every example study",
                 CHECK(resolved->is_continuation());
                 continue;
             }
-            const auto tight = study::resolve_study(tightened(*read.study), dir).resolved;
-            REQUIRE(tight);
             const study::Result c = run_on(*cpu, *resolved);
-            const study::Result t = run_on(*cpu, *tight);
+            // A bistable system whose outcome rounding decides lands on either attractor: three
+            // tighter runs leave about one such system in eight unflagged, instead of one in two.
+            std::vector<bool> determined(c.system_count, true);
+            for (double factor : {0.1, 0.3, 0.5}) {
+                const auto tight = study::resolve_study(tightened(*read.study, factor), dir).resolved;
+                REQUIRE(tight);
+                mark_undetermined(c, run_on(*cpu, *tight), determined);
+            }
             const study::Result g = run_on(*gpu, *resolved);
             CHECK(g.info.backend == "cuda");
             CHECK(g.info.precision == codegen::Precision::Double);
-            compare(file.filename().string(), c, g, determined_by_tolerance(c, t));
+            compare(file.filename().string(), c, g, determined);
         }
     }
 }
