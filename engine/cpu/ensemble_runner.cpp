@@ -1,7 +1,6 @@
 #include "engine/cpu/ensemble_runner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -9,14 +8,12 @@ namespace bif::cpu {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Slices aim at 2.5..10 ms: short enough for a prompt cancel, long enough that the per-slice cost
-// (loading the carry, restarting the stepper) is noise.
-constexpr long long first_slice_steps = 256;
-constexpr long long max_slice_steps = 1LL << 24;
-constexpr auto slice_low = std::chrono::microseconds(2500);
-constexpr auto slice_high = std::chrono::microseconds(10000);
+// A slice restarts the stepper (its first stage is evaluated afresh), which can change the last
+// digits of what follows. So slices are a fixed number of attempted steps, never sized by the
+// clock: the same study gives the same numbers whatever the thread count or the machine's load.
+// The counts keep a slice well under the 100 ms a cancel may take (the evaluator is ~20x slower).
+constexpr long long native_slice_steps = 4096;
+constexpr long long evaluator_slice_steps = 256;
 
 void run_on_threads(unsigned threads, const std::function<void()>& work) {
     std::vector<std::thread> pool;
@@ -38,15 +35,12 @@ void EnsembleRunner::system_finished() {
     control_.report_progress(done, total_, "integrating");
 }
 
-bool EnsembleRunner::run_system(const ensemble::View<double>& view, std::size_t index,
-                                long long& budget) const {
+bool EnsembleRunner::run_system(const ensemble::View<double>& view, std::size_t index) const {
+    const long long slice =
+        program_.code_path() == study::CodePath::Evaluator ? evaluator_slice_steps : native_slice_steps;
     for (;;) {
         if (control_.cancelled()) return false;
-        const auto start = Clock::now();
-        if (program_.advance(view, index, budget)) return true;
-        const auto took = Clock::now() - start;
-        if (took < slice_low) budget = std::min(budget * 2, max_slice_steps);
-        if (took > slice_high) budget = std::max(budget / 2, 16LL);
+        if (program_.advance(view, index, slice)) return true;
     }
 }
 
@@ -59,13 +53,12 @@ bool EnsembleRunner::run_batch(BatchArrays& batch) {
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stopped{false};
     run_on_threads(threads, [&] {
-        long long budget = first_slice_steps;
         for (;;) {
             const std::size_t begin = next.fetch_add(unit);
             if (begin >= batch.count || stopped.load()) return;
             const std::size_t end = std::min(begin + unit, batch.count);
             for (std::size_t i = begin; i < end; ++i) {
-                if (!run_system(view, i, budget)) {
+                if (!run_system(view, i)) {
                     stopped.store(true);
                     return;
                 }
@@ -82,12 +75,11 @@ bool EnsembleRunner::run_batch(BatchArrays& batch) {
 bool EnsembleRunner::run_chains(BatchArrays& batch) {
     const ensemble::View<double> view = view_of(batch, spec_.times());
     const std::size_t states = std::size_t(batch.states);
-    long long budget = first_slice_steps;
     for (std::size_t i = 0; i < batch.count; ++i) {
         if (i > 0 && !ensemble::is_failure_outcome(batch.status[i - 1]))
             for (std::size_t k = 0; k < states; ++k)
                 batch.initial_override[k * batch.count + i] = batch.final_state[k * batch.count + i - 1];
-        if (!run_system(view, i, budget)) return false;
+        if (!run_system(view, i)) return false;
         system_finished();
     }
     return true;

@@ -2,10 +2,10 @@
 //
 // Systems go in batches that fit the memory budget (RunControl::systems_per_chunk); inside a batch
 // the threads take work units of a few consecutive systems from a shared counter (neighbours cost
-// alike; the dynamic hand-out balances the rest). Each system advances in slices whose step budget
-// adapts so that a slice takes about 10 ms: a cancel is seen between slices, well within 100 ms.
-// Continuation studies run as two chains (systems [0, n) up the axis, [n, 2n) down), each system
-// starting from the final state of the one before it in its chain.
+// alike; the dynamic hand-out balances the rest). Each system advances in slices of a fixed number of
+// steps (so results do not depend on timing): a cancel is seen between slices, well within 100 ms.
+// Continuation studies run as one chain (systems [0, n) up the axis, then [n, 2n) down from where
+// the way up ended), each system starting from the final state of the one before it.
 #pragma once
 
 #include "engine/cpu/batch_arrays.h"
@@ -29,7 +29,7 @@ class EnsembleRunner {
     bool run_batch(BatchArrays& batch);
     bool run_chains(BatchArrays& batch);
     // Advances one system to its end; false when cancelled first.
-    bool run_system(const ensemble::View<double>& view, std::size_t index, long long& budget) const;
+    bool run_system(const ensemble::View<double>& view, std::size_t index) const;
     void system_finished();
 
     const StudyProgram& program_;
