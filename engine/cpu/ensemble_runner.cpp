@@ -1,5 +1,7 @@
 #include "engine/cpu/ensemble_runner.h"
 
+#include "bif/study/entry.h"
+
 #include <algorithm>
 #include <thread>
 #include <vector>
@@ -8,11 +10,9 @@ namespace bif::cpu {
 
 namespace {
 
-// A slice restarts the stepper (its first stage is evaluated afresh), which can change the last
-// digits of what follows. So slices are a fixed number of attempted steps, never sized by the
-// clock: the same study gives the same numbers whatever the thread count or the machine's load.
-// The counts keep a slice well under the 100 ms a cancel may take (the evaluator is ~20x slower).
-constexpr long long native_slice_steps = 4096;
+// Slices are a fixed number of attempted steps (ensemble::slice_steps, the GPU's too), never sized
+// by the clock: the same study gives the same numbers whatever the thread count or the load. The
+// evaluator, ~20x slower, takes shorter ones so that a cancel still lands within 100 ms.
 constexpr long long evaluator_slice_steps = 256;
 
 void run_on_threads(unsigned threads, const std::function<void()>& work) {
@@ -37,7 +37,7 @@ void EnsembleRunner::system_finished() {
 
 bool EnsembleRunner::run_system(const ensemble::View<double>& view, std::size_t index) const {
     const long long slice =
-        program_.code_path() == study::CodePath::Evaluator ? evaluator_slice_steps : native_slice_steps;
+        program_.code_path() == study::CodePath::Evaluator ? evaluator_slice_steps : ensemble::slice_steps;
     for (;;) {
         if (control_.cancelled()) return false;
         if (program_.advance(view, index, slice)) return true;

@@ -1,5 +1,6 @@
 #include "engine/cuda/ensemble_runner.h"
 
+#include "bif/study/entry.h"
 #include "engine/cuda/ensemble_batch.h"
 #include "engine/cuda/ensemble_program.h"
 #include "engine/cuda/ensemble_source.h"
@@ -19,6 +20,11 @@ namespace bif::cuda {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// A launch budget in whole slices of ensemble::slice_steps, at least one.
+long long whole_slices(long long steps) {
+    return std::max(1LL, (steps + ensemble::slice_steps / 2) / ensemble::slice_steps) * ensemble::slice_steps;
+}
 
 // Finished batches arrive from the workers in any order and leave in system order.
 class InOrderQueue {
@@ -99,7 +105,7 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
         EnsembleBatch batch(device.context, shape, spec_.times());
         const Stream stream(device.context);
         DeviceBuffer<unsigned int> unfinished(device.context, 1);
-        long long budget = options_.first_budget;
+        long long budget = whole_slices(options_.first_budget);
         for (;;) {
             const std::size_t first = next.fetch_add(shape.capacity);
             if (first >= total || cancelled.load()) return;
@@ -126,9 +132,10 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
                     cancelled.store(true);
                     break;
                 }
-                // aim each launch at slice_seconds: scale the budget, at most 4x either way
+                // aim each launch at slice_seconds: scale the budget, at most 4x either way, in whole
+                // slices (the kernel spends it in calls of ensemble::slice_steps, as the CPU does)
                 const double scale = std::clamp(options_.slice_seconds / std::max(took, 1e-6), 0.25, 4.0);
-                budget = std::max(64LL, static_cast<long long>(double(budget) * scale));
+                budget = whole_slices(static_cast<long long>(double(budget) * scale));
             }
             batch.download(host, stream);
             done.fetch_add(count);

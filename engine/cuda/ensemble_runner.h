@@ -23,7 +23,7 @@ struct EnsembleDevice {
 
 struct RunnerOptions {
     double slice_seconds = 0.05;   // target length of one launch
-    long long first_budget = 2048; // attempted steps per system in the first launch
+    long long first_budget = 4096; // attempted steps per system in the first launch (whole slices)
     std::size_t max_batch = 0;     // systems per batch at most (0: as memory allows)
 };
 

@@ -51,8 +51,12 @@ __device__ void advance(const Block<Model>* __restrict__ block, const View<typen
                         index_t count, long long budget, unsigned int* unfinished) {
     const index_t system = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
     bool pending = false;
-    if (system < count && view.status[system] == outcome_not_run)
-        pending = !advance_program<Program, Method>(Model{}, *block, view, system, budget);
+    // `budget` is a multiple of slice_steps, spent in calls of slice_steps as the CPU does
+    if (system < count && view.status[system] == outcome_not_run) {
+        pending = true;
+        for (long long spent = 0; pending && spent < budget; spent += slice_steps)
+            pending = !advance_program<Program, Method>(Model{}, *block, view, system, slice_steps);
+    }
     // every thread reaches the barrier: no early return above
     if (__syncthreads_or(pending) && threadIdx.x == 0) atomicAdd(unfinished, 1u);
 }
