@@ -6,12 +6,6 @@ namespace bif::cuda {
 
 namespace {
 
-template <class Function>
-bool bind(const SharedLibrary& library, Function& slot, const char* symbol) {
-    slot = reinterpret_cast<Function>(library.symbol(symbol));
-    return slot != nullptr;
-}
-
 std::string version_text(int version) {
     return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
@@ -40,7 +34,7 @@ void DriverLibrary::initialise(const std::vector<std::string>& candidates) noexc
             return;
         }
         std::string missing;
-        if (!bind(*library_, api_.cuDriverGetVersion, "cuDriverGetVersion") ||
+        if (!library_->bind(api_.cuDriverGetVersion, "cuDriverGetVersion") ||
             api_.cuDriverGetVersion(&version_) != driver::CUDA_SUCCESS) {
             unavailable_reason_ =
                 "NVIDIA driver unusable: " + library_->name() + " has no working cuDriverGetVersion";
@@ -82,51 +76,48 @@ void DriverLibrary::initialise(const std::vector<std::string>& candidates) noexc
 
 bool DriverLibrary::resolve_entry_points(std::string& missing) noexcept {
     const SharedLibrary& so = *library_;
-    bool ok = true;
-    auto need = [&](auto& slot, const char* symbol) {
-        if (!bind(so, slot, symbol) && ok) {
-            ok = false;
-            missing = symbol;
-        }
-    };
-    need(api_.cuInit, "cuInit");
-    need(api_.cuGetErrorName, "cuGetErrorName");
-    need(api_.cuGetErrorString, "cuGetErrorString");
-    need(api_.cuDeviceGetCount, "cuDeviceGetCount");
-    need(api_.cuDeviceGet, "cuDeviceGet");
-    need(api_.cuDeviceGetName, "cuDeviceGetName");
-    need(api_.cuDeviceGetAttribute, "cuDeviceGetAttribute");
-    need(api_.cuDeviceTotalMem_v2, "cuDeviceTotalMem_v2");
-    need(api_.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    need(api_.cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease_v2");
-    need(api_.cuCtxSetCurrent, "cuCtxSetCurrent");
-    need(api_.cuCtxSynchronize, "cuCtxSynchronize");
-    need(api_.cuMemGetInfo_v2, "cuMemGetInfo_v2");
-    need(api_.cuMemAlloc_v2, "cuMemAlloc_v2");
-    need(api_.cuMemFree_v2, "cuMemFree_v2");
-    need(api_.cuMemcpyHtoD_v2, "cuMemcpyHtoD_v2");
-    need(api_.cuMemcpyDtoH_v2, "cuMemcpyDtoH_v2");
-    need(api_.cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync_v2");
-    need(api_.cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2");
-    need(api_.cuMemsetD8Async, "cuMemsetD8Async");
-    need(api_.cuStreamCreate, "cuStreamCreate");
-    need(api_.cuStreamDestroy_v2, "cuStreamDestroy_v2");
-    need(api_.cuStreamSynchronize, "cuStreamSynchronize");
-    need(api_.cuEventCreate, "cuEventCreate");
-    need(api_.cuEventDestroy_v2, "cuEventDestroy_v2");
-    need(api_.cuEventRecord, "cuEventRecord");
-    need(api_.cuEventSynchronize, "cuEventSynchronize");
+    RequiredSymbols required(so);
+    required.need(api_.cuInit, "cuInit");
+    required.need(api_.cuGetErrorName, "cuGetErrorName");
+    required.need(api_.cuGetErrorString, "cuGetErrorString");
+    required.need(api_.cuDeviceGetCount, "cuDeviceGetCount");
+    required.need(api_.cuDeviceGet, "cuDeviceGet");
+    required.need(api_.cuDeviceGetName, "cuDeviceGetName");
+    required.need(api_.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+    required.need(api_.cuDeviceTotalMem_v2, "cuDeviceTotalMem_v2");
+    required.need(api_.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    required.need(api_.cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease_v2");
+    required.need(api_.cuCtxSetCurrent, "cuCtxSetCurrent");
+    required.need(api_.cuCtxSynchronize, "cuCtxSynchronize");
+    required.need(api_.cuMemGetInfo_v2, "cuMemGetInfo_v2");
+    required.need(api_.cuMemAlloc_v2, "cuMemAlloc_v2");
+    required.need(api_.cuMemFree_v2, "cuMemFree_v2");
+    required.need(api_.cuMemcpyHtoD_v2, "cuMemcpyHtoD_v2");
+    required.need(api_.cuMemcpyDtoH_v2, "cuMemcpyDtoH_v2");
+    required.need(api_.cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync_v2");
+    required.need(api_.cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2");
+    required.need(api_.cuMemsetD8Async, "cuMemsetD8Async");
+    required.need(api_.cuStreamCreate, "cuStreamCreate");
+    required.need(api_.cuStreamDestroy_v2, "cuStreamDestroy_v2");
+    required.need(api_.cuStreamSynchronize, "cuStreamSynchronize");
+    required.need(api_.cuEventCreate, "cuEventCreate");
+    required.need(api_.cuEventDestroy_v2, "cuEventDestroy_v2");
+    required.need(api_.cuEventRecord, "cuEventRecord");
+    required.need(api_.cuEventSynchronize, "cuEventSynchronize");
     // CUDA 12.8 added the _v2 of cuEventElapsedTime; both have the same signature and meaning here.
-    if (!bind(so, api_.cuEventElapsedTime, "cuEventElapsedTime_v2"))
-        need(api_.cuEventElapsedTime, "cuEventElapsedTime");
-    need(api_.cuModuleLoadDataEx, "cuModuleLoadDataEx");
-    need(api_.cuModuleUnload, "cuModuleUnload");
-    need(api_.cuModuleGetFunction, "cuModuleGetFunction");
-    need(api_.cuFuncGetAttribute, "cuFuncGetAttribute");
-    need(api_.cuLaunchKernel, "cuLaunchKernel");
-    need(api_.cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-    bind(so, api_.cuFuncGetParamInfo, "cuFuncGetParamInfo");
-    return ok;
+    if (!so.bind(api_.cuEventElapsedTime, "cuEventElapsedTime_v2"))
+        required.need(api_.cuEventElapsedTime, "cuEventElapsedTime");
+    required.need(api_.cuModuleLoadDataEx, "cuModuleLoadDataEx");
+    required.need(api_.cuModuleUnload, "cuModuleUnload");
+    required.need(api_.cuModuleGetFunction, "cuModuleGetFunction");
+    required.need(api_.cuFuncGetAttribute, "cuFuncGetAttribute");
+    required.need(api_.cuLaunchKernel, "cuLaunchKernel");
+    required.need(api_.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+                  "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    so.bind(api_.cuFuncGetParamInfo, "cuFuncGetParamInfo");
+    if (required.missing() == nullptr) return true;
+    missing = required.missing();
+    return false;
 }
 
 const driver::EntryPoints& DriverLibrary::api() const {

@@ -12,12 +12,6 @@ namespace bif::cuda {
 
 namespace {
 
-template <class Function>
-bool bind(const SharedLibrary& library, Function& slot, const char* symbol) {
-    slot = reinterpret_cast<Function>(library.symbol(symbol));
-    return slot != nullptr;
-}
-
 const char* const library_names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2",
                                      "libnvrtc.so.11"};
 
@@ -107,29 +101,25 @@ void NvrtcLibrary::initialise(const std::vector<std::string>& candidates) noexce
 
 bool NvrtcLibrary::resolve_entry_points(std::string& missing) noexcept {
     const SharedLibrary& so = *library_;
-    bool ok = true;
-    auto need = [&](auto& slot, const char* symbol) {
-        if (!bind(so, slot, symbol) && ok) {
-            ok = false;
-            missing = symbol;
-        }
-    };
-    need(api_.nvrtcGetErrorString, "nvrtcGetErrorString");
-    need(api_.nvrtcVersion, "nvrtcVersion");
-    need(api_.nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs");
-    need(api_.nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs");
-    need(api_.nvrtcCreateProgram, "nvrtcCreateProgram");
-    need(api_.nvrtcDestroyProgram, "nvrtcDestroyProgram");
-    need(api_.nvrtcCompileProgram, "nvrtcCompileProgram");
-    need(api_.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize");
-    need(api_.nvrtcGetProgramLog, "nvrtcGetProgramLog");
-    need(api_.nvrtcGetPTXSize, "nvrtcGetPTXSize");
-    need(api_.nvrtcGetPTX, "nvrtcGetPTX");
-    need(api_.nvrtcGetCUBINSize, "nvrtcGetCUBINSize");
-    need(api_.nvrtcGetCUBIN, "nvrtcGetCUBIN");
-    need(api_.nvrtcAddNameExpression, "nvrtcAddNameExpression");
-    need(api_.nvrtcGetLoweredName, "nvrtcGetLoweredName");
-    return ok;
+    RequiredSymbols required(so);
+    required.need(api_.nvrtcGetErrorString, "nvrtcGetErrorString");
+    required.need(api_.nvrtcVersion, "nvrtcVersion");
+    required.need(api_.nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs");
+    required.need(api_.nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs");
+    required.need(api_.nvrtcCreateProgram, "nvrtcCreateProgram");
+    required.need(api_.nvrtcDestroyProgram, "nvrtcDestroyProgram");
+    required.need(api_.nvrtcCompileProgram, "nvrtcCompileProgram");
+    required.need(api_.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize");
+    required.need(api_.nvrtcGetProgramLog, "nvrtcGetProgramLog");
+    required.need(api_.nvrtcGetPTXSize, "nvrtcGetPTXSize");
+    required.need(api_.nvrtcGetPTX, "nvrtcGetPTX");
+    required.need(api_.nvrtcGetCUBINSize, "nvrtcGetCUBINSize");
+    required.need(api_.nvrtcGetCUBIN, "nvrtcGetCUBIN");
+    required.need(api_.nvrtcAddNameExpression, "nvrtcAddNameExpression");
+    required.need(api_.nvrtcGetLoweredName, "nvrtcGetLoweredName");
+    if (required.missing() == nullptr) return true;
+    missing = required.missing();
+    return false;
 }
 
 const std::string& NvrtcLibrary::path() const noexcept {

@@ -26,12 +26,35 @@ class SharedLibrary {
     void* symbol(const char* name) const noexcept;
     // What was opened (the candidate as given).
     const std::string& name() const noexcept { return name_; }
+    // Points `slot` at the exported function `name`; false (and slot null) when the library lacks it.
+    template <class Function>
+    bool bind(Function& slot, const char* name) const noexcept {
+        slot = reinterpret_cast<Function>(symbol(name));
+        return slot != nullptr;
+    }
 
   private:
     SharedLibrary(void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}
 
     void* handle_ = nullptr;
     std::string name_;
+};
+
+// Binds a table of functions a library must export, remembering the first one it lacks.
+class RequiredSymbols {
+  public:
+    explicit RequiredSymbols(const SharedLibrary& library) noexcept : library_(library) {}
+
+    template <class Function>
+    void need(Function& slot, const char* name) noexcept {
+        if (!library_.bind(slot, name) && missing_ == nullptr) missing_ = name;
+    }
+    // The first required function the library lacks, or nullptr when it has them all.
+    const char* missing() const noexcept { return missing_; }
+
+  private:
+    const SharedLibrary& library_;
+    const char* missing_ = nullptr;
 };
 
 } // namespace bif::cuda
