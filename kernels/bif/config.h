@@ -1,6 +1,8 @@
 // One header that every kernel and every generated model includes first. It lets the same text
 // compile as host C++ (g++/clang++), with nvcc and through NVRTC:
 //   BIF_HD        marks functions callable on host and device (empty on the host);
+//   BIF_GPU_NOINLINE  a function the GPU compiler keeps out of line: its registers are allocated
+//                 on their own, so a rarely taken path does not push a hot loop into local memory;
 //   bif::m::...   overloads of the math functions for float and double, so that a float model
 //                 calls sinf and never silently promotes to double (MPGOS's float kernels ran in
 //                 FP64 because of exactly that).
@@ -11,10 +13,12 @@
 #define BIF_HD __host__ __device__
 #define BIF_DEVICE __device__
 #define BIF_FORCEINLINE __forceinline__
+#define BIF_GPU_NOINLINE __noinline__
 #else
 #define BIF_HD
 #define BIF_DEVICE
 #define BIF_FORCEINLINE inline __attribute__((always_inline))
+#define BIF_GPU_NOINLINE
 #include <cmath>
 #endif
 

@@ -326,46 +326,6 @@ BIF_HD Status integrate_begin(const Model& m, Stepper& st, SystemState<Model>& s
 
 namespace detail {
 
-// m::is_finite(x) (x - x == 0) from the bits: the exponent field is all ones exactly for infinities
-// and NaNs. The same answer on the integer units, where the FP64 units of a GPU are the bottleneck.
-template <class Real>
-BIF_HD BIF_FORCEINLINE bool finite_by_bits(Real x) {
-    if constexpr (sizeof(Real) == 8) {
-#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
-        const unsigned long long bits = (unsigned long long)__double_as_longlong(double(x));
-#else
-        unsigned long long bits;
-        __builtin_memcpy(&bits, &x, sizeof bits);
-#endif
-        return (bits & 0x7ff0000000000000ULL) != 0x7ff0000000000000ULL;
-    } else {
-#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
-        const unsigned int bits = __float_as_uint(float(x));
-#else
-        unsigned int bits;
-        __builtin_memcpy(&bits, &x, sizeof bits);
-#endif
-        return (bits & 0x7f800000U) != 0x7f800000U;
-    }
-}
-
-// controlled_step for a method without an error estimate (it accepts every finite step), with the
-// finiteness test on the integer units.
-template <class Stepper, class Model, int N>
-BIF_HD BIF_FORCEINLINE StepVerdict fixed_step(Stepper& st, const Model& m, typename Model::real t,
-                                              const typename Model::real* y, const typename Model::real* p,
-                                              typename Model::real& h, typename Model::real& h_next,
-                                              typename Model::real* y_new,
-                                              const SolverSettings<typename Model::real, N>& s) {
-    const typename Model::real err = st.attempt(m, t, y, p, h, y_new, s);
-    bool finite = finite_by_bits(err);
-    BIF_UNROLL
-    for (int i = 0; i < m.dimension(); ++i)
-        finite = finite && finite_by_bits(y_new[i]);
-    h_next = h;
-    return finite ? StepVerdict::Accepted : StepVerdict::NonFinite;
-}
-
 // integrate_steps for a model without events: the same steps, the same arithmetic and the same
 // final state, on local copies of only what a step reads or changes (time, step size, state,
 // parameters, counters, controller memory, stepper), so that a GPU keeps the loop in registers. With
@@ -381,19 +341,18 @@ BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState
     constexpr int N = Model::num_states;
     const int n = m.dimension();
     const SolverSettings<real, N> set = settings;
-    const bool clear_zone = ev.equilibrium_steps > 0;
     Stepper st = stepper;
     real p[capacity(Model::num_param_slots)];
     copy_n(p_out, m.param_slot_count(), p);
     real y[N];
     copy_n(s.y, n, y);
     real t = s.t, t_low = s.t_low, h_carry = s.h;
-    unsigned long long accepted = s.accepted, rejected = s.rejected;
     StepController<real> control = s.control;
-    int zone_steps = s.zone_steps;
     Status status = Status::Ok;
     real y_new[N];
-    for (int attempts = 0; t < t_end; ++attempts) {
+    // 32-bit counts within the call (the budget is an int), added to the carried 64-bit ones once
+    int attempts = 0, accepted = 0;
+    for (; t < t_end; ++attempts) {
         if (attempts >= set.max_steps) {
             status = Status::StepBudgetSpent;
             break;
@@ -403,13 +362,8 @@ BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState
         if (last) h = t_end - t;
         const real h_asked = h;
         real h_next = h;
-        StepVerdict verdict;
-        if constexpr (Stepper::error_order == 0)
-            verdict = fixed_step(st, m, t, y, p, h, h_next, y_new, set);
-        else
-            verdict = controlled_step(st, control, m, t, y, p, h, h_next, y_new, set);
+        const StepVerdict verdict = controlled_step(st, control, m, t, y, p, h, h_next, y_new, set);
         if (verdict == StepVerdict::Rejected) {
-            ++rejected;
             h_carry = h_next;
             continue;
         }
@@ -433,7 +387,6 @@ BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState
         t_low = t_low_new;
         copy_n(y_new, n, y);
         st.advance(n);
-        if (clear_zone) zone_steps = 0;
     }
     stepper = st;
     copy_n(p, m.param_slot_count(), p_out);
@@ -441,12 +394,140 @@ BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState
     s.t = t;
     s.t_low = t_low;
     s.h = h_carry;
-    s.accepted = accepted;
-    s.rejected = rejected;
+    s.accepted += (unsigned long long)accepted;
+    s.rejected += (unsigned long long)(attempts - accepted); // a failing attempt breaks before ++attempts
     s.control = control;
-    s.zone_steps = zone_steps;
+    if (accepted > 0 && ev.equilibrium_steps > 0) s.zone_steps = 0;
     s.status = status;
     return status;
+}
+
+// Fixed-step integration (a method without an error estimate, or settings.adaptive == false) of a
+// model without events. Every step has the size h = min(s.h, max_step) except the last, which ends
+// exactly at t_end and is at most 1.01 h long (a sliver is folded into it); step j starts at
+// t + (j h - t_low), one rounding instead of a running sum, and the step count is an integer known
+// before the loop, so the loop tests neither the time nor the step size.
+struct FixedPlan {
+    int full;  // steps of size h
+    bool ends; // a last step to t_end follows them within the step budget
+};
+
+template <class Real>
+BIF_HD FixedPlan plan_fixed_steps(Real t, Real t_end, Real h, int budget) {
+    const Real ratio = (t_end - t) / h; // may be huge (open-ended intervals) or infinite
+    if (!(ratio - Real(1.01) < Real(budget))) return FixedPlan{budget, false};
+    const int full = ratio > Real(1.01) ? int(m::ceil(ratio - Real(1.01))) : 0;
+    if (full >= budget) return FixedPlan{budget, false};
+    return FixedPlan{full, true};
+}
+
+// One run of the plan. Checked: every step's result is tested for finiteness and the run stops
+// at the first that is not (the state stays at the last finite point). Unchecked (a method whose
+// step has no error estimate): no test inside the loop, and the state is written back only when
+// the end state is finite; a non-finite component cannot become finite again (y + h (...) keeps a
+// NaN or an infinity), so a finite end state means every step was finite, and the caller repeats a
+// non-finite run checked, from the unchanged start, to find where it failed.
+template <bool Checked, class Model, class Stepper, class Observer>
+BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model>& s,
+                             typename Model::real* p_out, typename Model::real t_end, typename Model::real h,
+                             FixedPlan plan,
+                             const SolverSettings<typename Model::real, Model::num_states>& set,
+                             Observer& obs) {
+    using real = typename Model::real;
+    constexpr int N = Model::num_states;
+    const int n = m.dimension();
+    Stepper st = stepper;
+    real p[capacity(Model::num_param_slots)];
+    copy_n(p_out, m.param_slot_count(), p);
+    real y[N];
+    copy_n(s.y, n, y);
+    const real t = s.t, t_low = s.t_low;
+    real y_new[N];
+    int done = 0;
+    Status status = Status::Ok;
+    for (; done < plan.full; ++done) {
+        const real t_step = t + (real(done) * h - t_low);
+        real h_step = h;
+        const real err = st.attempt(m, t_step, y, p, h_step, y_new, set);
+        if constexpr (Checked) {
+            bool finite = finite_by_bits(err);
+            BIF_UNROLL
+            for (int i = 0; i < n; ++i)
+                finite = finite && finite_by_bits(y_new[i]);
+            if (!finite) {
+                status = Status::NonFinite;
+                break;
+            }
+        }
+        const real t_next = t + (real(done + 1) * h - t_low);
+        st.accept(m, t_step, y, p, h, y_new);
+        obs.on_step(
+            StepView<Model, Stepper>{m, st, p, t_step, h, y, y_new, t_next, t_step, t_next, y, y_new});
+        copy_n(y_new, n, y);
+        st.advance(n);
+    }
+    real t_now = t + (real(done) * h - t_low);
+    real t_low_now = (t_now - t) - (real(done) * h - t_low);
+    if (status == Status::Ok && plan.ends) {
+        real h_last = t_end - t_now;
+        const real err = st.attempt(m, t_now, y, p, h_last, y_new, set);
+        bool finite = finite_by_bits(err);
+        BIF_UNROLL
+        for (int i = 0; i < n; ++i)
+            finite = finite && finite_by_bits(y_new[i]);
+        if (finite) {
+            st.accept(m, t_now, y, p, h_last, y_new);
+            obs.on_step(
+                StepView<Model, Stepper>{m, st, p, t_now, h_last, y, y_new, t_end, t_now, t_end, y, y_new});
+            copy_n(y_new, n, y);
+            st.advance(n);
+            ++done;
+            t_now = t_end;
+            t_low_now = real(0);
+        } else {
+            status = Status::NonFinite;
+        }
+    } else if (status == Status::Ok) {
+        status = Status::StepBudgetSpent;
+    }
+    if constexpr (!Checked) {
+        if (!all_finite(y, n)) return Status::NonFinite; // s untouched: the caller repeats checked
+    }
+    stepper = st;
+    copy_n(p, m.param_slot_count(), p_out);
+    copy_n(y, n, s.y);
+    s.t = t_now;
+    s.t_low = t_low_now;
+    s.h = h;
+    s.accepted += (unsigned long long)done;
+    s.status = status;
+    return status;
+}
+
+// The checked run out of line: beside the unchecked loop it would make the loop spill.
+template <class Model, class Stepper, class Observer>
+BIF_HD BIF_GPU_NOINLINE Status
+run_fixed_plan_checked(const Model& m, Stepper& stepper, SystemState<Model>& s, typename Model::real* p,
+                       typename Model::real t_end, typename Model::real h, FixedPlan plan,
+                       const SolverSettings<typename Model::real, Model::num_states>& set, Observer& obs) {
+    return run_fixed_plan<true>(m, stepper, s, p, t_end, h, plan, set, obs);
+}
+
+template <class Model, class Stepper, class Observer>
+BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, SystemState<Model>& s,
+                                         typename Model::real* p, typename Model::real t_end,
+                                         const SolverSettings<typename Model::real, Model::num_states>& set,
+                                         const EventSettings<typename Model::real, Model::num_events>& ev,
+                                         Observer& obs) {
+    using real = typename Model::real;
+    const real h = set.max_step > real(0) ? min_of(s.h, set.max_step) : s.h;
+    const FixedPlan plan = plan_fixed_steps(s.t, t_end, h, set.max_steps);
+    if (ev.equilibrium_steps > 0) s.zone_steps = 0;
+    if constexpr (Stepper::error_order == 0) {
+        const Status fast = run_fixed_plan<false>(m, stepper, s, p, t_end, h, plan, set, obs);
+        if (fast != Status::NonFinite) return fast;
+    }
+    return run_fixed_plan_checked(m, stepper, s, p, t_end, h, plan, set, obs);
 }
 
 } // namespace detail
@@ -458,8 +539,11 @@ BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s
                               const SolverSettings<typename Model::real, Model::num_states>& set,
                               const EventSettings<typename Model::real, Model::num_events>& ev,
                               Observer& obs) {
-    if constexpr (Model::num_events == 0)
+    if constexpr (Model::num_events == 0) {
+        if (Stepper::error_order == 0 || !set.adaptive)
+            return detail::fixed_steps_without_events(m, st, s, p, t_end, set, ev, obs);
         return detail::steps_without_events(m, st, s, p, t_end, set, ev, obs);
+    }
     using real = typename Model::real;
     constexpr int N = Model::num_states;
     const int n = m.dimension();

@@ -57,6 +57,39 @@ BIF_HD BIF_FORCEINLINE void copy_n(const Real* src, int n, Real* dst) {
         dst[i] = src[i];
 }
 
+// The bit pattern of a float or double, read on the integer units: tests on it (finiteness, equality
+// of a cached value) then stay off the FP64 units, which a GPU's integration loop keeps busy.
+template <class Real>
+BIF_HD BIF_FORCEINLINE auto bits_of(Real x) {
+    if constexpr (sizeof(Real) == 8) {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+        return (unsigned long long)__double_as_longlong(double(x));
+#else
+        unsigned long long bits;
+        __builtin_memcpy(&bits, &x, sizeof bits);
+        return bits;
+#endif
+    } else {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+        return __float_as_uint(float(x));
+#else
+        unsigned int bits;
+        __builtin_memcpy(&bits, &x, sizeof bits);
+        return bits;
+#endif
+    }
+}
+
+// m::is_finite(x) (x - x == 0) from the bits: the exponent field is all ones exactly for
+// infinities and NaNs.
+template <class Real>
+BIF_HD BIF_FORCEINLINE bool finite_by_bits(Real x) {
+    if constexpr (sizeof(Real) == 8)
+        return (bits_of(x) & 0x7ff0000000000000ULL) != 0x7ff0000000000000ULL;
+    else
+        return (bits_of(x) & 0x7f800000U) != 0x7f800000U;
+}
+
 template <class Real>
 BIF_HD BIF_FORCEINLINE bool all_finite(const Real* v, int n) {
     bool ok = true;

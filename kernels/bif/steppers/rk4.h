@@ -31,7 +31,8 @@ struct Rk4 {
     real f0[N] = {}; // f(t_n, y_n)
     real f1[N] = {}; // f(t_{n+1}, y_{n+1}) once accepted
     // h / 6 of the last step size seen: a fixed step repeats it, and a correctly rounded division
-    // costs a GPU about as much as a right-hand side (the same quotient, computed once)
+    // costs a GPU about as much as a right-hand side (the same quotient, computed once; the test
+    // compares bits, as h == sixth_of but without an FP64 instruction)
     real sixth_of = real(0);
     real sixth = real(0);
 
@@ -68,7 +69,8 @@ struct Rk4 {
         }
         m.rhs(t + h, tmp, p, k);
         // y_new = y + h/6 (k1 + 2 k2 + 2 k3 + k4)
-        if (!(h == sixth_of)) {
+        if (bits_of(h) != bits_of(sixth_of)) { // on the integer units
+
             sixth_of = h;
             sixth = h / real(6);
         }

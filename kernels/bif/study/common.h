@@ -114,17 +114,11 @@ struct StepBudget {
 // what the loop needs, not by the program around it (section bookkeeping, feature output, start-up),
 // whose pressure would otherwise push loop values into local memory, and the compiler's report
 // shows the loop's spills apart. One call per integration interval.
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-#define BIF_STEP_LOOP __noinline__
-#else
-#define BIF_STEP_LOOP
-#endif
-
 // integrate_steps on copies that nothing else can reach, so that the compiler keeps them in
 // registers (the carried originals have had their address taken by the carry copies; settings read
 // through the caller's pointers would be loaded again at every step).
 template <class IM, class Stepper, class Observer>
-BIF_HD BIF_STEP_LOOP Status
+BIF_HD BIF_GPU_NOINLINE Status
 integrate_steps_local(const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p,
                       typename IM::real t_end, const SolverSettings<typename IM::real, IM::num_states>& set,
                       const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs) {
