@@ -27,6 +27,7 @@ using CUjit_option = int;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 
 // CUdevice_attribute
@@ -58,6 +59,7 @@ inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
+inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 
 // The entry points, named after the symbols they are loaded from. Optional ones may be null.
 struct EntryPoints {
@@ -107,6 +109,9 @@ struct EntryPoints {
     // Optional (driver 12.4+): lets a launch check its argument count and sizes.
     CUresult (*cuFuncGetParamInfo)(CUfunction function, std::size_t index, std::size_t* offset,
                                    std::size_t* size);
+    // Optional as a pair: page-locked host memory (PinnedBuffer falls back to pageable memory).
+    CUresult (*cuMemHostAlloc)(void** pointer, std::size_t bytes, unsigned flags);
+    CUresult (*cuMemFreeHost)(void* pointer);
 };
 
 } // namespace bif::cuda::driver

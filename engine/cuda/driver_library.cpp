@@ -115,6 +115,12 @@ bool DriverLibrary::resolve_entry_points(std::string& missing) noexcept {
     required.need(api_.cuOccupancyMaxActiveBlocksPerMultiprocessor,
                   "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     so.bind(api_.cuFuncGetParamInfo, "cuFuncGetParamInfo");
+    // Pinned memory only speeds copies up, so a driver without it still runs (see PinnedBuffer);
+    // one of the pair alone is as good as neither.
+    if (!so.bind(api_.cuMemHostAlloc, "cuMemHostAlloc") || !so.bind(api_.cuMemFreeHost, "cuMemFreeHost")) {
+        api_.cuMemHostAlloc = nullptr;
+        api_.cuMemFreeHost = nullptr;
+    }
     if (required.missing() == nullptr) return true;
     missing = required.missing();
     return false;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace bif::cuda {
 
@@ -23,27 +25,41 @@ void fill_nan_async(const DeviceAllocation& a, std::size_t bytes, const Stream& 
     BIF_CU_CALL(context.driver(), cuMemsetD8Async, a.address(), 0xFF, bytes, stream.handle());
 }
 
-template <class Real>
-void convert_out(const std::vector<double>& values, std::vector<unsigned char>& staging) {
-    staging.resize(values.size() * sizeof(Real));
-    Real* out = reinterpret_cast<Real*>(staging.data());
-    for (std::size_t i = 0; i < values.size(); ++i)
-        out[i] = static_cast<Real>(values[i]);
+// The study's doubles in the device's precision, into `out` (values.size() * real_bytes bytes).
+void convert_out(const std::vector<double>& values, int real_bytes, unsigned char* out) {
+    if (real_bytes == 4) {
+        float* f = reinterpret_cast<float*>(out);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            f[i] = static_cast<float>(values[i]);
+    } else if (!values.empty()) {
+        std::memcpy(out, values.data(), values.size() * sizeof(double));
+    }
 }
 
-template <class Real>
-void convert_in(const std::vector<unsigned char>& staging, std::vector<double>& values) {
-    const Real* in = reinterpret_cast<const Real*>(staging.data());
-    for (std::size_t i = 0; i < values.size(); ++i)
-        values[i] = static_cast<double>(in[i]);
+void convert_in(const unsigned char* in, int real_bytes, std::vector<double>& values) {
+    if (real_bytes == 4) {
+        const float* f = reinterpret_cast<const float*>(in);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = static_cast<double>(f[i]);
+    } else if (!values.empty()) {
+        std::memcpy(values.data(), in, values.size() * sizeof(double));
+    }
+}
+
+std::size_t point_reals(const BatchShape& s) {
+    return std::size_t(s.point_rows) * std::size_t(s.point_columns);
 }
 
 } // namespace
 
 std::size_t BatchShape::bytes_per_system() const {
-    const std::size_t reals = std::size_t(axes) + std::size_t(point_rows) * std::size_t(point_columns) +
-                              std::size_t(scalar_columns);
+    const std::size_t reals = std::size_t(axes) + point_reals(*this) + std::size_t(scalar_columns);
     return reals * std::size_t(real_bytes) + 4 * std::size_t(carry_words) + 2 * sizeof(int);
+}
+
+std::size_t BatchShape::staging_bytes_per_system() const {
+    const std::size_t reals = std::size_t(axes) + point_reals(*this) + std::size_t(scalar_columns);
+    return reals * std::size_t(real_bytes) + 2 * sizeof(int);
 }
 
 EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
@@ -52,44 +68,38 @@ EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
       axis_values_(context, at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes)),
       times_(context, at_least_one(times.size() * shape.real_bytes)),
       carry_(context, at_least_one(std::size_t(shape.carry_words) * shape.capacity * 4)),
-      points_(context, at_least_one(std::size_t(shape.point_rows) * std::size_t(shape.point_columns) *
-                                    shape.capacity * shape.real_bytes)),
+      points_(context, at_least_one(point_reals(shape) * shape.capacity * shape.real_bytes)),
       scalars_(context, at_least_one(std::size_t(shape.scalar_columns) * shape.capacity * shape.real_bytes)),
       status_(context, at_least_one(shape.capacity * sizeof(int))),
-      rows_filled_(context, at_least_one(shape.capacity * sizeof(int))) {
+      rows_filled_(context, at_least_one(shape.capacity * sizeof(int))),
+      inputs_(context, at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes)),
+      outputs_(context, at_least_one(rows_filled_offset() + shape.capacity * sizeof(int))) {
     if (times.empty()) return;
-    if (shape.real_bytes == 4)
-        convert_out<float>(times, staging_);
-    else
-        convert_out<double>(times, staging_);
-    times_.upload(staging_.data(), staging_.size());
+    std::vector<unsigned char> staged(times.size() * std::size_t(shape.real_bytes));
+    convert_out(times, shape.real_bytes, staged.data());
+    times_.upload(staged.data(), staged.size());
 }
 
-void EnsembleBatch::to_device(DeviceAllocation& target, const std::vector<double>& values,
-                              const Stream& stream) {
-    if (values.empty()) return;
-    if (shape_.real_bytes == 4)
-        convert_out<float>(values, axis_staging_);
-    else
-        convert_out<double>(values, axis_staging_);
-    target.upload_async(axis_staging_.data(), axis_staging_.size(), stream);
+std::size_t EnsembleBatch::scalars_offset() const {
+    return point_reals(shape_) * shape_.capacity * std::size_t(shape_.real_bytes);
 }
 
-void EnsembleBatch::from_device(const DeviceAllocation& source, std::vector<double>& values,
-                                const Stream& stream) {
-    if (values.empty()) return;
-    staging_.resize(values.size() * std::size_t(shape_.real_bytes));
-    source.download_async(staging_.data(), staging_.size(), stream);
-    stream.synchronize();
-    if (shape_.real_bytes == 4)
-        convert_in<float>(staging_, values);
-    else
-        convert_in<double>(staging_, values);
+std::size_t EnsembleBatch::status_offset() const {
+    return scalars_offset() + std::size_t(shape_.scalar_columns) * shape_.capacity * shape_.real_bytes;
+}
+
+std::size_t EnsembleBatch::rows_filled_offset() const {
+    return status_offset() + shape_.capacity * sizeof(int);
 }
 
 void EnsembleBatch::upload(const cpu::BatchArrays& host, const Stream& stream) {
-    count_ = std::min(host.count, shape_.capacity);
-    to_device(axis_values_, host.axis_values, stream);
+    if (host.count > shape_.capacity || host.axis_values.size() > std::size_t(shape_.axes) * host.count)
+        throw std::length_error("a batch of " + std::to_string(host.count) + " systems in room for " +
+                                std::to_string(shape_.capacity));
+    count_ = host.count;
+    const std::size_t rb = std::size_t(shape_.real_bytes);
+    convert_out(host.axis_values, shape_.real_bytes, inputs_.data());
+    axis_values_.upload_async(inputs_.data(), host.axis_values.size() * rb, stream);
     const Context& context = carry_.context();
     context.make_current();
     const auto& api = context.driver();
@@ -97,18 +107,26 @@ void EnsembleBatch::upload(const cpu::BatchArrays& host, const Stream& stream) {
                 stream.handle());
     BIF_CU_CALL(api, cuMemsetD8Async, status_.address(), 0, count_ * sizeof(int), stream.handle());
     BIF_CU_CALL(api, cuMemsetD8Async, rows_filled_.address(), 0, count_ * sizeof(int), stream.handle());
-    const std::size_t rb = std::size_t(shape_.real_bytes);
-    fill_nan_async(points_, std::size_t(shape_.point_rows) * std::size_t(shape_.point_columns) * count_ * rb,
-                   stream);
+    fill_nan_async(points_, point_reals(shape_) * count_ * rb, stream);
     fill_nan_async(scalars_, std::size_t(shape_.scalar_columns) * count_ * rb, stream);
 }
 
 void EnsembleBatch::download(cpu::BatchArrays& host, const Stream& stream) {
-    status_.download_async(host.status.data(), host.status.size() * sizeof(int), stream);
-    rows_filled_.download_async(host.rows_filled.data(), host.rows_filled.size() * sizeof(int), stream);
-    from_device(points_, host.points, stream);
-    from_device(scalars_, host.scalars, stream);
+    const std::size_t rb = std::size_t(shape_.real_bytes);
+    unsigned char* out = outputs_.data();
+    // all four copies queued, then one wait: they follow each other on the copy engine
+    points_.download_async(out, host.points.size() * rb, stream);
+    scalars_.download_async(out + scalars_offset(), host.scalars.size() * rb, stream);
+    status_.download_async(out + status_offset(), host.status.size() * sizeof(int), stream);
+    rows_filled_.download_async(out + rows_filled_offset(), host.rows_filled.size() * sizeof(int), stream);
     stream.synchronize();
+    convert_in(out, shape_.real_bytes, host.points);
+    convert_in(out + scalars_offset(), shape_.real_bytes, host.scalars);
+    if (!host.status.empty())
+        std::memcpy(host.status.data(), out + status_offset(), host.status.size() * sizeof(int));
+    if (!host.rows_filled.empty())
+        std::memcpy(host.rows_filled.data(), out + rows_filled_offset(),
+                    host.rows_filled.size() * sizeof(int));
 }
 
 template <class Real>

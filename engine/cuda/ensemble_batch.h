@@ -3,14 +3,16 @@
 // once for the largest batch and reused: upload() takes a host batch (engine/cpu/batch_arrays.h,
 // doubles) and starts it (carry zeroed, statuses not_run, outputs NaN); download() converts the
 // outputs back into it. Only what the study records crosses the bus: the carry stays on the GPU.
+// Both copy through page-locked staging buffers of the batch (PinnedBuffer), so that the copies of
+// one batch run on the copy engines while another batch's kernels run.
 #pragma once
 
 #include "bif/study/view.h"
 #include "engine/cpu/batch_arrays.h"
 #include "engine/cuda/device_buffer.h"
+#include "engine/cuda/pinned_buffer.h"
 
 #include <cstddef>
-#include <optional>
 #include <vector>
 
 namespace bif::cuda {
@@ -25,6 +27,8 @@ struct BatchShape {
 
     // Device bytes per system (for sizing batches to the GPU's free memory).
     std::size_t bytes_per_system() const;
+    // Host bytes per system of the page-locked staging (inputs and outputs in the device's precision).
+    std::size_t staging_bytes_per_system() const;
 };
 
 class EnsembleBatch {
@@ -34,9 +38,11 @@ class EnsembleBatch {
 
     const BatchShape& shape() const { return shape_; }
     std::size_t count() const { return count_; }
+    bool pinned() const { return inputs_.pinned() && outputs_.pinned(); }
 
-    // Starts the host batch's systems (at most capacity); asynchronous on `stream` (the host batch's
-    // arrays must stay untouched until the stream is synchronised).
+    // Starts the host batch's systems (at most capacity); asynchronous on `stream`. The host batch
+    // may change or go at once (its inputs are staged); the next upload() must wait until the
+    // stream has been synchronised (download() does).
     void upload(const cpu::BatchArrays& host, const Stream& stream);
     // Statuses, rows, points and scalars into the host batch; synchronises the stream.
     void download(cpu::BatchArrays& host, const Stream& stream);
@@ -47,14 +53,16 @@ class EnsembleBatch {
   private:
     template <class Real>
     Real* pointer(const DeviceAllocation& a) const;
-    void to_device(DeviceAllocation& target, const std::vector<double>& values, const Stream& stream);
-    void from_device(const DeviceAllocation& source, std::vector<double>& values, const Stream& stream);
+    // Byte offsets of the outputs in `outputs_`, fixed by the capacity.
+    std::size_t scalars_offset() const;
+    std::size_t status_offset() const;
+    std::size_t rows_filled_offset() const;
 
     BatchShape shape_;
     std::size_t count_ = 0;
     DeviceAllocation axis_values_, times_, carry_, points_, scalars_, status_, rows_filled_;
-    std::vector<unsigned char> staging_; // host copies in the device's precision
-    std::vector<unsigned char> axis_staging_;
+    PinnedBuffer inputs_;  // axis values
+    PinnedBuffer outputs_; // points, scalars, statuses, rows filled
 };
 
 } // namespace bif::cuda

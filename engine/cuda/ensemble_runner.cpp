@@ -4,6 +4,7 @@
 #include "engine/cuda/ensemble_batch.h"
 #include "engine/cuda/ensemble_program.h"
 #include "engine/cuda/ensemble_source.h"
+#include "engine/cuda/pinned_buffer.h"
 #include "engine/cuda/stream.h"
 
 #include <algorithm>
@@ -13,7 +14,9 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <span>
 #include <thread>
+#include <utility>
 
 namespace bif::cuda {
 
@@ -34,9 +37,9 @@ class InOrderQueue {
         waiting_.emplace(batch.first, std::move(batch));
         ready_.notify_all();
     }
-    // Hands over every batch that is next in order; returns when `all_done` and nothing is waiting.
+    // Hands over every batch that is next in order; returns once no worker is left and nothing waits.
     void drain(const std::function<void(const cpu::BatchArrays&)>& on_batch,
-               const std::atomic<int>& workers) {
+               const std::atomic<std::size_t>& workers) {
         std::unique_lock lock(mutex_);
         for (;;) {
             while (!waiting_.empty() && waiting_.begin()->first == next_) {
@@ -63,7 +66,33 @@ class InOrderQueue {
     std::size_t next_ = 0;
 };
 
+// The shape of one study's batches on a device, all but the capacity.
+BatchShape shape_of(const cpu::SpecStorage& spec, int carry_words, int real_bytes) {
+    BatchShape shape;
+    shape.axes = spec.spec().axis_count;
+    shape.carry_words = carry_words;
+    shape.point_rows = spec.point_rows();
+    shape.point_columns = spec.point_columns();
+    shape.scalar_columns = spec.scalar_columns();
+    shape.states = spec.states();
+    shape.output_times = int(spec.times().size());
+    shape.real_bytes = real_bytes;
+    return shape;
+}
+
 } // namespace
+
+std::size_t lane_capacity(const BatchLimits& limits) {
+    const std::size_t lanes = std::max<std::size_t>(1, limits.lanes);
+    const std::size_t share = (limits.systems + lanes - 1) / lanes;
+    const std::size_t device_fit = limits.device_free_bytes / 2 /
+                                   std::max<std::size_t>(1, limits.lanes_on_device) /
+                                   std::max<std::size_t>(1, limits.device_bytes_per_system);
+    const std::size_t host_fit = limits.host_systems / lanes;
+    std::size_t capacity = std::min({share, device_fit, host_fit});
+    if (limits.max_batch > 0) capacity = std::min(capacity, limits.max_batch);
+    return std::max<std::size_t>(1, capacity);
+}
 
 EnsembleRunner::EnsembleRunner(std::vector<EnsembleDevice> devices, const study::ResolvedStudy& study,
                                const cpu::SpecStorage& spec, int real_bytes, study::RunControl& control,
@@ -73,62 +102,58 @@ EnsembleRunner::EnsembleRunner(std::vector<EnsembleDevice> devices, const study:
 
 bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_batch) {
     const std::size_t total = study_.system_count();
-    std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> cancelled{false};
+    const std::size_t lanes = std::size_t(std::max(1, options_.lanes));
+    std::atomic<std::size_t> next{0}, done{0}, devices_working{devices_.size()};
+    std::atomic<bool> cancelled{false}, pinned{true};
     std::atomic<long long> launches{0};
-    std::atomic<int> workers{int(devices_.size())};
+    std::atomic<int> lanes_used{0};
     std::mutex error_mutex;
     std::exception_ptr error;
     InOrderQueue queue;
     control_.report_progress(0, total, "integrating");
 
-    const auto work = [&](const EnsembleDevice& device) {
-        const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
-                                      real_bytes_);
-        BatchShape shape;
-        shape.axes = spec_.spec().axis_count;
-        shape.carry_words = program.carry_words();
-        shape.point_rows = spec_.point_rows();
-        shape.point_columns = spec_.point_columns();
-        shape.scalar_columns = spec_.scalar_columns();
-        shape.states = spec_.states();
-        shape.output_times = int(spec_.times().size());
-        shape.real_bytes = real_bytes_;
-        // batches: at most half the free device memory and the host memory budget, and an even
-        // share of the systems per device so that every GPU gets work
-        const std::size_t device_fit = device.context.free_memory() / 2 / shape.bytes_per_system();
-        const std::size_t host_fit =
-            control_.systems_per_chunk(cpu::batch_bytes_per_system(spec_, program.carry_words(), false));
-        const std::size_t share = (total + devices_.size() - 1) / devices_.size();
-        shape.capacity = std::max<std::size_t>(1, std::min({device_fit, host_fit, share}));
-        if (options_.max_batch > 0) shape.capacity = std::min(shape.capacity, options_.max_batch);
-        EnsembleBatch batch(device.context, shape, spec_.times());
-        const Stream stream(device.context);
-        DeviceBuffer<unsigned int> unfinished(device.context, 1);
+    // The first error is kept; it stops every lane at its next launch.
+    const auto guarded = [&](const auto& body) {
+        try {
+            body();
+        } catch (...) {
+            std::lock_guard lock(error_mutex);
+            if (!error) error = std::current_exception();
+            cancelled.store(true);
+        }
+    };
+
+    const auto run_lane = [&](const EnsembleProgram& program, const BatchShape& shape) {
+        const Context& context = program.context();
+        EnsembleBatch batch(context, shape, spec_.times());
+        if (!batch.pinned()) pinned.store(false);
+        const Stream stream(context);
+        DeviceBuffer<unsigned int> unfinished(context, 1);
+        PinnedBuffer left_word(context, sizeof(unsigned int));
+        const std::span<unsigned int> left(reinterpret_cast<unsigned int*>(left_word.data()), 1);
         long long budget = whole_slices(options_.first_budget);
+        bool used = false;
         for (;;) {
             const std::size_t first = next.fetch_add(shape.capacity);
             if (first >= total || cancelled.load()) return;
+            if (!std::exchange(used, true)) lanes_used.fetch_add(1);
             const std::size_t count = std::min(shape.capacity, total - first);
-            cpu::BatchArrays host =
-                cpu::make_batch(study_, spec_, program.carry_words(), first, count, false);
-            host.carry.clear();
-            host.carry.shrink_to_fit(); // the carry lives on the device only
+            // carry_words 0: the carry lives on the device only
+            cpu::BatchArrays host = cpu::make_batch(study_, spec_, 0, first, count, false);
             batch.upload(host, stream);
             const std::size_t blocks = (count + ensemble_threads - 1) / ensemble_threads;
             for (;;) {
                 const auto start = Clock::now();
                 program.launch_slice(stream, batch, budget, unfinished);
-                unsigned int left = 0;
-                unfinished.download_async(std::span<unsigned int>(&left, 1), stream);
+                unfinished.download_async(left, stream);
                 stream.synchronize();
                 launches.fetch_add(1);
                 const double took = std::chrono::duration<double>(Clock::now() - start).count();
                 const std::size_t finished_here =
-                    (blocks - std::min<std::size_t>(left, blocks)) * ensemble_threads;
+                    (blocks - std::min<std::size_t>(left[0], blocks)) * ensemble_threads;
                 control_.report_progress(done.load() + std::min(finished_here, count), total, "integrating");
-                if (left == 0) break;
-                if (control_.cancelled()) {
+                if (left[0] == 0) break;
+                if (control_.cancelled() || cancelled.load()) {
                     cancelled.store(true);
                     break;
                 }
@@ -144,22 +169,44 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
         }
     };
 
-    std::vector<std::thread> threads;
-    for (const EnsembleDevice& device : devices_)
-        threads.emplace_back([&, &device = device] {
-            try {
-                work(device);
-            } catch (...) {
-                std::lock_guard lock(error_mutex);
-                if (!error) error = std::current_exception();
-                cancelled.store(true);
-            }
-            workers.fetch_sub(1);
-        });
-    queue.drain(on_batch, workers);
-    for (auto& t : threads)
-        t.join();
+    // The device's lanes share its program (the kernels only read it) and its memory.
+    const auto run_device = [&](const EnsembleDevice& device) {
+        const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
+                                      real_bytes_);
+        BatchShape shape = shape_of(spec_, program.carry_words(), real_bytes_);
+        BatchLimits limits;
+        limits.systems = total;
+        limits.lanes = devices_.size() * lanes;
+        limits.lanes_on_device = lanes;
+        limits.device_free_bytes = device.context.free_memory();
+        limits.device_bytes_per_system = shape.bytes_per_system();
+        limits.host_systems = control_.systems_per_chunk(cpu::batch_bytes_per_system(spec_, 0, false) +
+                                                         shape.staging_bytes_per_system());
+        limits.max_batch = options_.max_batch;
+        shape.capacity = lane_capacity(limits);
+        std::vector<std::jthread> other_lanes; // joined before the program goes
+        for (std::size_t l = 1; l < lanes; ++l)
+            other_lanes.emplace_back([&] { guarded([&] { run_lane(program, shape); }); });
+        guarded([&] { run_lane(program, shape); });
+    };
+
+    {
+        std::vector<std::jthread> threads; // joined at the end of this block, also when drain throws
+        for (const EnsembleDevice& device : devices_)
+            threads.emplace_back([&, &device = device] {
+                guarded([&] { run_device(device); });
+                devices_working.fetch_sub(1);
+            });
+        try {
+            queue.drain(on_batch, devices_working);
+        } catch (...) {
+            cancelled.store(true);
+            throw;
+        }
+    }
     launches_ = launches.load();
+    lanes_used_ = lanes_used.load();
+    pinned_ = pinned.load();
     if (error) std::rethrow_exception(error);
     return !cancelled.load() && !control_.cancelled();
 }

@@ -3,7 +3,12 @@
 //   BIF_FAKE_DRIVER_VERSION  what cuDriverGetVersion reports (default 13000)
 //   BIF_FAKE_CUINIT          what cuInit returns (default 0)
 //   BIF_FAKE_DEVICE_COUNT    what cuDeviceGetCount reports (default 0)
+//   BIF_FAKE_HOST_ALLOC      what cuMemHostAlloc returns (default 0: it allocates, with malloc)
+// bif_fake_pinned_live() counts the cuMemHostAlloc allocations not yet freed. Built with
+// BIF_FAKE_DRIVER_WITHOUT_PINNED it lacks cuMemHostAlloc and cuMemFreeHost, as an old driver might.
 // Every other entry point fails with error 999 (CUDA_ERROR_UNKNOWN): nothing may reach them.
+#include <atomic>
+#include <cstddef>
 #include <cstdlib>
 
 namespace {
@@ -11,9 +16,28 @@ int from_environment(const char* name, int fallback) {
     const char* value = std::getenv(name);
     return value ? std::atoi(value) : fallback;
 }
+std::atomic<int> pinned_live{0};
 } // namespace
 
 extern "C" {
+int bif_fake_pinned_live() {
+    return pinned_live.load();
+}
+#ifndef BIF_FAKE_DRIVER_WITHOUT_PINNED
+int cuMemHostAlloc(void** pointer, std::size_t bytes, unsigned) {
+    const int result = from_environment("BIF_FAKE_HOST_ALLOC", 0);
+    if (result != 0) return result;
+    *pointer = std::malloc(bytes);
+    ++pinned_live;
+    return 0;
+}
+int cuMemFreeHost(void* pointer) {
+    std::free(pointer);
+    --pinned_live;
+    return 0;
+}
+#endif
+
 int cuDriverGetVersion(int* version) {
     *version = from_environment("BIF_FAKE_DRIVER_VERSION", 13000);
     return 0;

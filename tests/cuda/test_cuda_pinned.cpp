@@ -1,0 +1,120 @@
+// PinnedBuffer against the fake driver (fake_driver.cpp), no GPU needed: page-locked through
+// cuMemHostAlloc when the driver has it, freed through cuMemFreeHost exactly once; ordinary memory
+// when the driver lacks the pair or cannot pin more; other driver errors reported. A driver without
+// the pair is still a usable driver.
+#include "engine/cuda/driver_library.h"
+#include "engine/cuda/errors.h"
+#include "engine/cuda/pinned_buffer.h"
+#include "engine/cuda/shared_library.h"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <numeric>
+#include <utility>
+
+using namespace bif::cuda;
+
+namespace {
+
+std::unique_ptr<DriverLibrary> fake_driver(const char* path) {
+    setenv("BIF_FAKE_DEVICE_COUNT", "1", 1);
+    auto driver = DriverLibrary::load({path});
+    unsetenv("BIF_FAKE_DEVICE_COUNT");
+    REQUIRE(driver->available());
+    return driver;
+}
+
+// The fake's count of cuMemHostAlloc allocations not yet freed.
+class LiveCount {
+  public:
+    explicit LiveCount(const char* path) {
+        std::string failure;
+        library_ = SharedLibrary::open_first({path}, failure);
+        REQUIRE(library_);
+        REQUIRE(library_->bind(count_, "bif_fake_pinned_live"));
+    }
+    int operator()() const { return count_(); }
+
+  private:
+    std::optional<SharedLibrary> library_;
+    int (*count_)() = nullptr;
+};
+
+// Every byte writable and read back.
+bool holds_bytes(PinnedBuffer& buffer) {
+    unsigned char* data = buffer.data();
+    for (std::size_t i = 0; i < buffer.size(); ++i)
+        data[i] = static_cast<unsigned char>(i * 7 + 3);
+    for (std::size_t i = 0; i < buffer.size(); ++i)
+        if (data[i] != static_cast<unsigned char>(i * 7 + 3)) return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("pinned buffers come from cuMemHostAlloc and go back through cuMemFreeHost", "[cuda][pinned]") {
+    auto driver = fake_driver(BIF_FAKE_DRIVER_PATH);
+    const LiveCount live(BIF_FAKE_DRIVER_PATH);
+    REQUIRE(driver->api().cuMemHostAlloc != nullptr);
+    REQUIRE(live() == 0);
+    {
+        PinnedBuffer a(*driver, 4096);
+        CHECK(a.pinned());
+        CHECK(a.size() == 4096);
+        CHECK(holds_bytes(a));
+        CHECK(live() == 1);
+        PinnedBuffer b(std::move(a));
+        CHECK(live() == 1);
+        CHECK(b.pinned());
+        CHECK(b.size() == 4096);
+        CHECK(a.size() == 0);
+        CHECK(a.data() == nullptr);
+        PinnedBuffer c(*driver, 16);
+        CHECK(live() == 2);
+        c = std::move(b); // frees c's own memory
+        CHECK(live() == 1);
+        CHECK(c.size() == 4096);
+    }
+    CHECK(live() == 0);
+    const PinnedBuffer empty(*driver, 0);
+    CHECK(empty.size() == 0);
+    CHECK(live() == 0);
+}
+
+TEST_CASE("a driver that cannot pin more gives pageable memory; its other errors are reported",
+          "[cuda][pinned]") {
+    auto driver = fake_driver(BIF_FAKE_DRIVER_PATH);
+    const LiveCount live(BIF_FAKE_DRIVER_PATH);
+    SECTION("out of memory") {
+        setenv("BIF_FAKE_HOST_ALLOC", "2", 1);
+        PinnedBuffer buffer(*driver, 1000);
+        unsetenv("BIF_FAKE_HOST_ALLOC");
+        CHECK_FALSE(buffer.pinned());
+        CHECK(buffer.size() == 1000);
+        CHECK(holds_bytes(buffer));
+        CHECK(live() == 0);
+    }
+    SECTION("another error") {
+        setenv("BIF_FAKE_HOST_ALLOC", "999", 1);
+        try {
+            PinnedBuffer buffer(*driver, 1000);
+            unsetenv("BIF_FAKE_HOST_ALLOC");
+            FAIL("error 999 must not be taken for out of memory");
+        } catch (const CudaError& error) {
+            unsetenv("BIF_FAKE_HOST_ALLOC");
+            CHECK(error.call() == "cuMemHostAlloc");
+            CHECK(error.code() == 999);
+        }
+        CHECK(live() == 0);
+    }
+}
+
+TEST_CASE("a driver without cuMemHostAlloc is usable and gives pageable memory", "[cuda][pinned]") {
+    auto driver = fake_driver(BIF_FAKE_DRIVER_WITHOUT_PINNED_PATH);
+    CHECK(driver->api().cuMemHostAlloc == nullptr);
+    CHECK(driver->api().cuMemFreeHost == nullptr);
+    PinnedBuffer buffer(*driver, 1 << 20);
+    CHECK_FALSE(buffer.pinned());
+    CHECK(buffer.size() == std::size_t(1) << 20);
+    CHECK(holds_bytes(buffer));
+}
