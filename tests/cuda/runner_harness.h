@@ -29,7 +29,7 @@ struct RunnerRun {
     long long launches = 0;
     int lanes_used = 0;
     bool pinned = false;
-    double seconds = 0.0; // EnsembleRunner::run, storing the batches included
+    double seconds = 0.0; // EnsembleRunner::run, storing the batches included (when assembled)
 };
 
 class RunnerHarness {
@@ -55,8 +55,9 @@ class RunnerHarness {
 
     std::size_t device_count() const { return devices_.size(); }
 
-    // On the first `devices` GPUs (0: all).
-    RunnerRun run(const RunnerOptions& options, std::size_t devices = 0) const {
+    // On the first `devices` GPUs (0: all). `assemble` false: the batches are not stored in the
+    // result (to time the runner alone).
+    RunnerRun run(const RunnerOptions& options, std::size_t devices = 0, bool assemble = true) const {
         std::vector<EnsembleDevice> chosen = devices_;
         if (devices > 0 && devices < chosen.size()) chosen.resize(devices);
         RunnerRun run;
@@ -68,7 +69,7 @@ class RunnerHarness {
         const auto start = std::chrono::steady_clock::now();
         run.complete = runner.run([&](const cpu::BatchArrays& batch) {
             run.batches.emplace_back(batch.first, batch.count);
-            assembly.store(batch);
+            if (assemble) assembly.store(batch);
         });
         run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         run.launches = runner.launches();
