@@ -334,13 +334,13 @@ namespace detail {
 template <class Model, class Stepper, class Observer>
 BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState<Model>& s,
                                    typename Model::real* p_out, typename Model::real t_end,
-                                   const SolverSettings<typename Model::real, Model::num_states>& settings,
+                                   const SolverSettings<typename Model::real, Model::num_states>& set,
+                                   int max_attempts,
                                    const EventSettings<typename Model::real, Model::num_events>& ev,
                                    Observer& obs) {
     using real = typename Model::real;
     constexpr int N = Model::num_states;
     const int n = m.dimension();
-    const SolverSettings<real, N> set = settings;
     Stepper st = stepper;
     real p[capacity(Model::num_param_slots)];
     copy_n(p_out, m.param_slot_count(), p);
@@ -353,7 +353,7 @@ BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState
     // 32-bit counts within the call (the budget is an int), added to the carried 64-bit ones once
     int attempts = 0, accepted = 0;
     for (; t < t_end; ++attempts) {
-        if (attempts >= set.max_steps) {
+        if (attempts >= max_attempts) {
             status = Status::StepBudgetSpent;
             break;
         }
@@ -517,11 +517,12 @@ template <class Model, class Stepper, class Observer>
 BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, SystemState<Model>& s,
                                          typename Model::real* p, typename Model::real t_end,
                                          const SolverSettings<typename Model::real, Model::num_states>& set,
+                                         int max_attempts,
                                          const EventSettings<typename Model::real, Model::num_events>& ev,
                                          Observer& obs) {
     using real = typename Model::real;
     const real h = set.max_step > real(0) ? min_of(s.h, set.max_step) : s.h;
-    const FixedPlan plan = plan_fixed_steps(s.t, t_end, h, set.max_steps);
+    const FixedPlan plan = plan_fixed_steps(s.t, t_end, h, max_attempts);
     if (ev.equilibrium_steps > 0) s.zone_steps = 0;
     if constexpr (Stepper::error_order == 0) {
         const Status fast = run_fixed_plan<false>(m, stepper, s, p, t_end, h, plan, set, obs);
@@ -530,19 +531,34 @@ BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, Syste
     return run_fixed_plan_checked(m, stepper, s, p, t_end, h, plan, set, obs);
 }
 
+// An adaptive method asked for fixed steps (settings.adaptive == false): a rare path, kept out of
+// the adaptive loop's register allocation.
+template <class Model, class Stepper, class Observer>
+BIF_HD BIF_GPU_NOINLINE Status fixed_steps_out_of_line(
+    const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p, typename Model::real t_end,
+    const SolverSettings<typename Model::real, Model::num_states>& set, int max_attempts,
+    const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
+    return fixed_steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
+}
+
 } // namespace detail
 
-// The steps of integrate(), after integrate_begin returned Status::Running.
+// The steps of integrate(), after integrate_begin returned Status::Running: at most max_attempts
+// attempted steps (set.max_steps in integrate(); an ensemble program passes its slice budget, so
+// that the settings themselves can stay shared and read-only).
 template <class Model, class Stepper, class Observer>
 BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
                               typename Model::real t_end,
                               const SolverSettings<typename Model::real, Model::num_states>& set,
+                              int max_attempts,
                               const EventSettings<typename Model::real, Model::num_events>& ev,
                               Observer& obs) {
     if constexpr (Model::num_events == 0) {
-        if (Stepper::error_order == 0 || !set.adaptive)
-            return detail::fixed_steps_without_events(m, st, s, p, t_end, set, ev, obs);
-        return detail::steps_without_events(m, st, s, p, t_end, set, ev, obs);
+        if constexpr (Stepper::error_order == 0)
+            return detail::fixed_steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
+        if (!set.adaptive)
+            return detail::fixed_steps_out_of_line(m, st, s, p, t_end, set, max_attempts, ev, obs);
+        return detail::steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
     }
     using real = typename Model::real;
     constexpr int N = Model::num_states;
@@ -550,7 +566,7 @@ BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s
     real y_new[N];
     real g_new[capacity(Model::num_events)];
     for (int attempts = 0; s.t < t_end; ++attempts) {
-        if (attempts >= set.max_steps) return detail::finish(s, Status::StepBudgetSpent);
+        if (attempts >= max_attempts) return detail::finish(s, Status::StepBudgetSpent);
         real h = set.max_step > real(0) ? min_of(s.h, set.max_step) : s.h;
         // the last step ends exactly at t_end (stretched by up to 1% rather than leaving a sliver)
         const bool last = s.t + real(1.01) * h >= t_end;
@@ -597,7 +613,7 @@ BIF_HD Status integrate(const Model& m, Stepper& st, SystemState<Model>& s, type
                         const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
     const Status begun = integrate_begin(m, st, s, p, t_end, set);
     if (begun != Status::Running) return begun;
-    return integrate_steps(m, st, s, p, t_end, set, ev, obs);
+    return integrate_steps(m, st, s, p, t_end, set, set.max_steps, ev, obs);
 }
 
 template <class Model, class Stepper>

@@ -84,15 +84,20 @@ BIF_HD void widen_settings(const SolverSettings<Real, N>& base, int n, int dim,
     out.norm = base.norm;
 }
 
+// The settings a program integrates its model of `Dim` components with: the block's own, read in
+// place (one copy shared by every system: on a GPU the step loop then reads them from cache
+// instead of holding ~20 registers per thread), or, with tangent components, widened into `storage`.
 template <int Dim, class Real, int N>
-BIF_HD void copy_settings(const SolverSettings<Real, N>& base, int n, int dim,
-                          SolverSettings<Real, Dim>& out) {
+BIF_HD const SolverSettings<Real, Dim>& settings_for(const SolverSettings<Real, N>& base, int n, int dim,
+                                                     SolverSettings<Real, Dim>& storage) {
     if constexpr (Dim == N) {
         (void)n;
         (void)dim;
-        out = base;
+        (void)storage;
+        return base;
     } else {
-        widen_settings(base, n, dim, out);
+        widen_settings(base, n, dim, storage);
+        return storage;
     }
 }
 
@@ -113,44 +118,44 @@ struct StepBudget {
 // On the GPU the step loop is a function of its own: the register allocator then sizes the loop by
 // what the loop needs, not by the program around it (section bookkeeping, feature output, start-up),
 // whose pressure would otherwise push loop values into local memory, and the compiler's report
-// shows the loop's spills apart. One call per integration interval.
-// integrate_steps on copies that nothing else can reach, so that the compiler keeps them in
-// registers (the carried originals have had their address taken by the carry copies; settings read
-// through the caller's pointers would be loaded again at every step).
+// shows the loop's spills apart. One call per integration interval. A model with events is
+// integrated on copies that nothing else can reach, so that the compiler keeps them in registers
+// (the carried originals have had their address taken by the carry copies); without events the
+// driver copies only what a step touches itself, and reads the shared settings in place.
 template <class IM, class Stepper, class Observer>
-BIF_HD BIF_GPU_NOINLINE Status
-integrate_steps_local(const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p,
-                      typename IM::real t_end, const SolverSettings<typename IM::real, IM::num_states>& set,
-                      const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs) {
-    // without events the driver copies only what a step touches itself
-    if constexpr (IM::num_events == 0) return integrate_steps(m, st, s, p, t_end, set, ev, obs);
+BIF_HD BIF_GPU_NOINLINE Status integrate_steps_local(
+    const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p, typename IM::real t_end,
+    const SolverSettings<typename IM::real, IM::num_states>& set, int max_attempts,
+    const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs) {
+    if constexpr (IM::num_events == 0) return integrate_steps(m, st, s, p, t_end, set, max_attempts, ev, obs);
     SystemState<IM> local = s;
     typename IM::real local_p[capacity(IM::num_param_slots)];
     copy_n(p, m.param_slot_count(), local_p);
     Stepper local_stepper = st;
     const SolverSettings<typename IM::real, IM::num_states> local_set = set;
     const EventSettings<typename IM::real, IM::num_events> local_ev = ev;
-    const Status r = integrate_steps(m, local_stepper, local, local_p, t_end, local_set, local_ev, obs);
+    const Status r =
+        integrate_steps(m, local_stepper, local, local_p, t_end, local_set, max_attempts, local_ev, obs);
     st = local_stepper;
     s = local;
     copy_n(local_p, m.param_slot_count(), p);
     return r;
 }
 
-// integrate() toward t_end within the budgets; `set` is the caller's mutable copy (its max_steps is
-// set here). A call that ran out of the slice budget leaves the system resumable (status Ok).
+// integrate() toward t_end within the budgets. A call that ran out of the slice budget leaves the
+// system resumable (status Ok).
 template <class IM, class Stepper, class Observer>
 BIF_HD Status integrate_within(const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p,
                                typename IM::real t_end,
-                               SolverSettings<typename IM::real, IM::num_states>& set,
+                               const SolverSettings<typename IM::real, IM::num_states>& set,
                                const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs,
                                StepBudget& budget) {
     const long long allowed = budget.allowed();
     if (allowed <= 0) return Status::StepBudgetSpent;
-    set.max_steps = allowed < 1000000000LL ? int(allowed) : 1000000000;
+    const int max_attempts = allowed < 1000000000LL ? int(allowed) : 1000000000;
     const unsigned long long before = s.accepted + s.rejected;
     Status r = integrate_begin(m, st, s, p, t_end, set);
-    if (r == Status::Running) r = integrate_steps_local(m, st, s, p, t_end, set, ev, obs);
+    if (r == Status::Running) r = integrate_steps_local(m, st, s, p, t_end, set, max_attempts, ev, obs);
     const long long used = (long long)(s.accepted + s.rejected - before);
     budget.slice -= used;
     budget.used += used;

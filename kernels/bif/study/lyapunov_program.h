@@ -122,10 +122,9 @@ struct LyapunovProgram {
     BIF_HD bool run_transient(StepBudget& budget) {
         using Stepper = typename Method::template stepper<Model>;
         Stepper st;
-        SolverSettings<real, Model::num_states> set = b.solver;
         NoObserver obs;
         const real t_end = b.t0 + b.transient_time;
-        const Status r = integrate_within(m, st, c.base, c.p, t_end, set, b.events, obs, budget);
+        const Status r = integrate_within(m, st, c.base, c.p, t_end, b.solver, b.events, obs, budget);
         if (r == Status::StepBudgetSpent && !budget.run_spent()) return false;
         if (r != Status::Ok) {
             finish(outcome_of(r));
@@ -138,8 +137,9 @@ struct LyapunovProgram {
     BIF_HD bool run_averaging(StepBudget& budget) {
         using Stepper = typename Method::template stepper<TM>;
         Stepper st;
-        SolverSettings<real, TM::num_states> set;
-        copy_settings(b.solver, m.dimension(), tm.dimension(), set);
+        SolverSettings<real, TM::num_states> widened;
+        const SolverSettings<real, TM::num_states>& set =
+            settings_for(b.solver, m.dimension(), tm.dimension(), widened);
         NoObserver obs;
         const real t_stop = c.averaging_start + b.averaging_time;
         for (;;) {

@@ -192,8 +192,9 @@ struct SectionProgram {
     // Runs until the analysis completes, the system fails, or the slice budget is spent.
     BIF_HD bool run(long long slice) {
         Stepper st;
-        SolverSettings<real, IM::num_states> set;
-        copy_settings(b.solver, m.dimension(), im.dimension(), set);
+        SolverSettings<real, IM::num_states> widened;
+        const SolverSettings<real, IM::num_states>& set =
+            settings_for(b.solver, m.dimension(), im.dimension(), widened);
         EventSettings<real, Model::num_events> ev = b.events;
         StepBudget budget{slice, c.steps_used, b.max_steps};
         const bool strobe = b.section_kind == section_stroboscopic;

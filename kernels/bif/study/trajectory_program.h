@@ -81,10 +81,9 @@ BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View
         done = true;
     } else {
         typename Method::template stepper<Model> st;
-        SolverSettings<real, Model::num_states> set = b.solver;
         StepBudget budget{slice, c.steps_used, b.max_steps};
         const Status r =
-            integrate_within(m, st, c.s, c.p, v.times[b.output_count - 1], set, b.events, obs, budget);
+            integrate_within(m, st, c.s, c.p, v.times[b.output_count - 1], b.solver, b.events, obs, budget);
         c.steps_used = budget.used;
         if (!(r == Status::StepBudgetSpent && !budget.run_spent())) {
             // the last output lies at the end time, where the last step ends exactly
