@@ -334,13 +334,16 @@ namespace detail {
 template <class Model, class Stepper, class Observer>
 BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState<Model>& s,
                                    typename Model::real* p_out, typename Model::real t_end,
-                                   const SolverSettings<typename Model::real, Model::num_states>& set,
+                                   const SolverSettings<typename Model::real, Model::num_states>& settings,
                                    int max_attempts,
                                    const EventSettings<typename Model::real, Model::num_events>& ev,
                                    Observer& obs) {
     using real = typename Model::real;
     constexpr int N = Model::num_states;
     const int n = m.dimension();
+    // in registers: read through the reference at every step, the controller's chain of dependent
+    // operations waits on the loads (measured on an H200: 270 ms against 262 ms for Duffing RKCK45)
+    const SolverSettings<real, N> set = settings;
     Stepper st = stepper;
     real p[capacity(Model::num_param_slots)];
     copy_n(p_out, m.param_slot_count(), p);

@@ -35,6 +35,29 @@ struct integration_model<Model, 0> {
 // Phase codes shared by the programs' carried state.
 enum PhaseCode : int { phase_new = 0, phase_running = 1, phase_done = 2 };
 
+// Every carry struct starts with `int phase`. A new system needs no other carried word (its struct
+// starts value-initialised, as zeroed words would give) and a finished one none at all, so a system
+// that starts and finishes within one call (a short fixed-step run) reads and writes one word of its
+// carry instead of all of them. Returns the phase.
+template <class Carry, class Real>
+BIF_HD int resume_carry(const View<Real>& v, index_t system, Carry& c) {
+    static_assert(__builtin_offsetof(Carry, phase) == 0, "a carry struct starts with its phase");
+    const int phase = int(v.carry[system]);
+    if (phase == phase_running)
+        load_carry(v, system, 0, c);
+    else
+        c.phase = phase;
+    return phase;
+}
+
+template <class Carry, class Real>
+BIF_HD void suspend_carry(const View<Real>& v, index_t system, const Carry& c) {
+    if (c.phase == phase_running)
+        store_carry(v, system, 0, c);
+    else
+        v.carry[system] = (unsigned int)c.phase;
+}
+
 // The system's parameter slots (user values, its swept values, derived slots completed) and its
 // initial state.
 template <class Model>

@@ -24,6 +24,7 @@ struct LyapunovCarry {
     using real = typename Model::real;
     static constexpr int P = capacity(Model::num_param_slots);
 
+    int phase; // first: see resume_carry (bif/study/common.h)
     real p[P];
     SystemState<Model> base; // during the transient
     SystemState<TM> s;       // while averaging
@@ -36,7 +37,6 @@ struct LyapunovCarry {
     int renorms;
     int averaging; // 0: transient, 1: averaging
     int compared;  // the change has been measured at least once
-    int phase;
 };
 
 template <class Model, class Method, int K>
@@ -185,13 +185,12 @@ template <class Model, class Method, int K>
 BIF_HD bool advance_lyapunov(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
                              index_t system, long long slice) {
     using Program = LyapunovProgram<Model, Method, K>;
-    typename Program::Carry c;
-    load_carry(v, system, 0, c);
-    if (c.phase == phase_done) return true;
+    typename Program::Carry c{};
+    if (resume_carry(v, system, c) == phase_done) return true;
     Program program{m, typename Program::TM{m}, b, v, system, c};
     bool done = c.phase == phase_new && !program.start();
     if (!done) done = program.run(slice);
-    store_carry(v, system, 0, c);
+    suspend_carry(v, system, c);
     return done;
 }
 

@@ -27,6 +27,7 @@ struct SectionCarry {
     static constexpr int P = capacity(Model::num_param_slots);
     static constexpr int E = capacity(Model::num_events);
 
+    int phase; // first: see resume_carry (bif/study/common.h)
     real p[P];
     SystemState<IM> s;
     IntervalStats<Model> stats;
@@ -38,7 +39,6 @@ struct SectionCarry {
     int renorms; // renormalisations at fixed intervals so far
     int sections;
     int rows;
-    int phase;
     int events_at_start[E]; // event counts when recording began
 };
 
@@ -211,9 +211,10 @@ struct SectionProgram {
                     ev.stop_after[k] = k == b.section_event ? c.s.event_count[k] + 1 : b.events.stop_after[k];
             }
             // without interval features the driver gets no observer at all: even an observer that
-            // returns at once costs the RK4 hot loop ~10% (it keeps the step's view alive)
+            // returns at once costs the RK4 hot loop ~10% (it keeps the step's view alive); and the
+            // extremes and step accessories of a transient interval are never read
             Status r;
-            if (b.record_extrema || b.step_accessories) {
+            if ((b.record_extrema || b.step_accessories) && recording()) {
                 IntervalObserver<Model, IM> obs{im, b, c.stats, recording()};
                 r = integrate_within(im, st, c.s, c.p, t_end, set, ev, obs, budget);
             } else {
@@ -250,13 +251,12 @@ template <class Model, class Method, int K>
 BIF_HD bool advance_sections(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
                              index_t system, long long slice) {
     using Program = SectionProgram<Model, Method, K>;
-    typename Program::Carry c;
-    load_carry(v, system, 0, c);
-    if (c.phase == phase_done) return true;
+    typename Program::Carry c{};
+    if (resume_carry(v, system, c) == phase_done) return true;
     Program program{m, integration_model<Model, K>::make(m), b, v, system, c};
     bool done = c.phase == phase_new && !program.start();
     if (!done) done = program.run(slice);
-    store_carry(v, system, 0, c);
+    suspend_carry(v, system, c);
     return done;
 }
 

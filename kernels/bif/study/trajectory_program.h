@@ -12,11 +12,11 @@ template <class Model>
 struct TrajectoryCarry {
     using real = typename Model::real;
     static constexpr int P = capacity(Model::num_param_slots);
+    int phase; // first: see resume_carry (bif/study/common.h)
     real p[P];
     SystemState<Model> s;
     long long steps_used;
     int next_output;
-    int phase;
 };
 
 template <class Model>
@@ -60,9 +60,8 @@ template <class Model, class Method>
 BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
                                index_t system, long long slice) {
     using real = typename Model::real;
-    TrajectoryCarry<Model> c;
-    load_carry(v, system, 0, c);
-    if (c.phase == phase_done) return true;
+    TrajectoryCarry<Model> c{};
+    if (resume_carry(v, system, c) == phase_done) return true;
     TrajectoryObserver<Model> obs{m, b, v, system, c.next_output};
     bool done = false;
     if (c.phase == phase_new) {
@@ -97,7 +96,7 @@ BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View
     if (done && v.final_state)
         for (int i = 0; i < m.dimension(); ++i)
             v.final_state[index_t(i) * v.stride + system] = c.s.y[i];
-    store_carry(v, system, 0, c);
+    suspend_carry(v, system, c);
     return done;
 }
 
