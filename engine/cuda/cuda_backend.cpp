@@ -103,6 +103,7 @@ class CudaBackend : public study::Backend {
         RunnerOptions runner_options;
         runner_options.slice_seconds = options_.slice_seconds;
         runner_options.max_batch = options_.max_batch;
+        runner_options.lanes = options_.lanes;
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
         EnsembleRunner runner(std::move(ensemble_devices), study, spec, real_bytes, control, runner_options);
         try {
@@ -115,7 +116,9 @@ class CudaBackend : public study::Backend {
         for (auto& w : assembly.warnings())
             info.warnings.push_back(std::move(w));
         info.notes.push_back("cuda: " + std::to_string(runner.launches()) + " kernel launches on " +
-                             std::to_string(devices.size()) + (devices.size() == 1 ? " GPU" : " GPUs"));
+                             std::to_string(devices.size()) + (devices.size() == 1 ? " GPU" : " GPUs") +
+                             ", " + std::to_string(runner.lanes_used()) + " lanes, " +
+                             (runner.pinned() ? "pinned" : "pageable") + " host staging");
         info.run_seconds = seconds_since(run_start);
         info.total_seconds = seconds_since(start);
         return result;

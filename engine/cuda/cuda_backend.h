@@ -19,6 +19,7 @@ struct CudaBackendOptions {
     double slice_seconds = 0.05; // target length of one kernel launch
     std::size_t max_batch = 0;   // systems per batch at most (0: as device and host memory allow)
     int max_devices = 0;         // 0: every visible GPU
+    int lanes = 2; // batches in flight per GPU: 2 overlaps one's copies with the other's kernels
     // BIF_ENSEMBLE_MIN_BLOCKS of the kernel; ensemble_min_blocks_default (engine/cuda/ensemble_source.h):
     // chosen from the precision and how many systems each multiprocessor gets
     int min_blocks = -1;

@@ -100,6 +100,8 @@ struct EntryPoints {
                                    void** values);
     CUresult (*cuModuleUnload)(CUmodule module);
     CUresult (*cuModuleGetFunction)(CUfunction* function, CUmodule module, const char* name);
+    CUresult (*cuModuleGetGlobal_v2)(CUdeviceptr* pointer, std::size_t* bytes, CUmodule module,
+                                     const char* name);
     CUresult (*cuFuncGetAttribute)(int* value, int attribute, CUfunction function);
     CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                                unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,

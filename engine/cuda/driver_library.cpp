@@ -110,6 +110,7 @@ bool DriverLibrary::resolve_entry_points(std::string& missing) noexcept {
     required.need(api_.cuModuleLoadDataEx, "cuModuleLoadDataEx");
     required.need(api_.cuModuleUnload, "cuModuleUnload");
     required.need(api_.cuModuleGetFunction, "cuModuleGetFunction");
+    required.need(api_.cuModuleGetGlobal_v2, "cuModuleGetGlobal_v2");
     required.need(api_.cuFuncGetAttribute, "cuFuncGetAttribute");
     required.need(api_.cuLaunchKernel, "cuLaunchKernel");
     required.need(api_.cuOccupancyMaxActiveBlocksPerMultiprocessor,

@@ -65,8 +65,7 @@ class DeviceSpec {
 
 EnsembleProgram::EnsembleProgram(const Context& context, const CompiledModule& compiled,
                                  const ensemble::StudySpec& spec, int states, int real_bytes)
-    : module_(context, compiled), advance_(module_.kernel("bif_ensemble_advance")), block_(context, 1),
-      real_bytes_(real_bytes) {
+    : module_(context, compiled), advance_(module_.kernel("bif_ensemble_advance")), real_bytes_(real_bytes) {
     const Stream stream(context);
     const LaunchShape one = LaunchShape::linear(1, 1);
     DeviceBuffer<int> sizes(context, 4);
@@ -80,10 +79,13 @@ EnsembleProgram::EnsembleProgram(const Context& context, const CompiledModule& c
     if (s[3] != view_bytes)
         throw std::runtime_error("the compiled ensemble module was built for another precision");
     carry_words_ = s[1];
-    block_ = DeviceBuffer<unsigned char>(context, std::size_t(s[0]));
     const DeviceSpec device_spec(context, spec, states);
-    module_.kernel("bif_ensemble_setup").launch(one, stream, device_spec.spec(), block_);
+    DeviceBuffer<unsigned char> block(context, std::size_t(s[0]));
+    module_.kernel("bif_ensemble_setup").launch(one, stream, device_spec.spec(), block);
     stream.synchronize();
+    // into constant memory, where the step loops read the solver settings as instruction operands
+    const std::vector<unsigned char> bytes = block.to_vector();
+    module_.set_global("bif_ensemble_block", bytes.data(), bytes.size());
 }
 
 void EnsembleProgram::launch_slice(const Stream& stream, const EnsembleBatch& batch, long long budget,
@@ -92,9 +94,9 @@ void EnsembleProgram::launch_slice(const Stream& stream, const EnsembleBatch& ba
     const LaunchShape shape = LaunchShape::linear(batch.count(), ensemble_threads);
     const ensemble::index_t count = batch.count();
     if (real_bytes_ == 4)
-        advance_.launch(shape, stream, block_, batch.view<float>(), count, budget, unfinished);
+        advance_.launch(shape, stream, batch.view<float>(), count, budget, unfinished);
     else
-        advance_.launch(shape, stream, block_, batch.view<double>(), count, budget, unfinished);
+        advance_.launch(shape, stream, batch.view<double>(), count, budget, unfinished);
 }
 
 } // namespace bif::cuda

@@ -38,7 +38,6 @@ class EnsembleProgram {
   private:
     Module module_;
     Kernel advance_;
-    DeviceBuffer<unsigned char> block_;
     int carry_words_ = 0;
     int real_bytes_ = 8;
 };

@@ -92,6 +92,19 @@ Kernel Module::kernel(const std::string& name) const {
     return Kernel(state_, name, function);
 }
 
+void Module::set_global(const std::string& name, const void* data, std::size_t bytes) const {
+    const Context& context = state_->context();
+    context.make_current();
+    driver::CUdeviceptr pointer = 0;
+    std::size_t size = 0;
+    BIF_CU_CALL(context.driver(), cuModuleGetGlobal_v2, &pointer, &size, state_->handle(),
+                state_->symbol_for(name).c_str());
+    if (size < bytes)
+        throw std::length_error("module variable " + name + " holds " + std::to_string(size) +
+                                " bytes, not " + std::to_string(bytes));
+    BIF_CU_CALL(context.driver(), cuMemcpyHtoD_v2, pointer, data, bytes);
+}
+
 Kernel::Kernel(std::shared_ptr<const detail::ModuleState> module, std::string name,
                driver::CUfunction function)
     : module_(std::move(module)), name_(std::move(name)), function_(function) {}

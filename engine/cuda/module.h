@@ -103,6 +103,10 @@ class Module {
     // `name` is one of the module's name expressions (see CompileRequest) or a symbol such as an
     // extern "C" kernel's name. Throws CudaError (CUDA_ERROR_NOT_FOUND) when absent.
     Kernel kernel(const std::string& name) const;
+
+    // Copies `bytes` from the host into the module's __constant__ or __device__ variable `name`
+    // (an extern "C" name). Throws CudaError when absent, std::length_error when it is smaller.
+    void set_global(const std::string& name, const void* data, std::size_t bytes) const;
     const Context& context() const;
 
   private:

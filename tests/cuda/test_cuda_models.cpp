@@ -6,6 +6,7 @@
 // for ordinary arguments.
 #include "cuda_test_support.h"
 #include "engine/codegen/codegen.h"
+#include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/errors.h"
 #include "engine/cuda/module_compiler.h"
 #include "engine/model/parse.h"
@@ -56,6 +57,50 @@ TEST_CASE("every bundled model compiles through NVRTC in float and double", "[cu
             } catch (const CompileError& error) {
                 FAIL(error.what());
             }
+        }
+    }
+}
+
+TEST_CASE("the ensemble kernel compiles through NVRTC for every program and method",
+          "[cuda][nvrtc][ensemble]") {
+    // The study programs (kernels/bif/study) are instantiated only by the ensemble entry, so the
+    // headers compiling alone does not cover them: every program with RK4, every method with the
+    // section program, a model with events, and float.
+    const ModuleCompiler compiler(ModuleCache::disabled());
+    const Target target = compiler.oldest_virtual_target();
+    struct Case {
+        const char* model;
+        bif::codegen::Precision precision;
+        int program;
+        const char* method;
+    };
+    const auto d = bif::codegen::Precision::Double, f = bif::codegen::Precision::Float;
+    std::vector<Case> cases;
+    for (int program = 0; program <= 4; ++program)
+        cases.push_back({"lorenz.ode", d, program, "Rk4"});
+    for (const char* method : {"Rkck45", "Dopri5", "Rkc", "Rosenbrock23", "Rodas4"})
+        cases.push_back({"lorenz.ode", d, 0, method});
+    cases.push_back({"lorenz.ode", f, 0, "Rk4"});
+    cases.push_back({"duffing.ode", f, 0, "Rkck45"});
+    cases.push_back({"relief_valve.ode", d, 0, "Rkck45"});
+    cases.push_back({"relief_valve.ode", d, 4, "Dopri5"});
+    for (const Case& c : cases) {
+        INFO(c.model << " program " << c.program << " " << c.method
+                     << (c.precision == f ? " float" : " double"));
+        const auto parsed = bif::model::load_model_file(std::string(BIFSCOPE_MODELS_DIR) + "/" + c.model);
+        REQUIRE(parsed.model.has_value());
+        bif::codegen::Request request;
+        request.model = &*parsed.model;
+        request.precision = c.precision;
+        request.type_name = "BifModel";
+        try {
+            const CompiledModule module = compiler.compile(
+                ensemble_request(bif::codegen::generate_source(request), "BifModel", c.program, c.method, 0),
+                target);
+            CHECK(module.image().find(".entry bif_ensemble_advance") != std::string::npos);
+            CHECK(module.image().find("bif_ensemble_block") != std::string::npos);
+        } catch (const CompileError& error) {
+            FAIL(error.what());
         }
     }
 }

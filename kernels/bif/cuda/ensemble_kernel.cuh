@@ -9,16 +9,17 @@
 // which defines three extern "C" kernels (their symbols are their names, no name expressions):
 //   bif_ensemble_sizes(int* out)        out = {sizeof(Block), carry words, abi_version, sizeof(View)}
 //   bif_ensemble_setup(StudySpec, Block* out)   one thread: make_block from a spec whose arrays are
-//                                       in device memory; every system reads this one copy
-//   bif_ensemble_advance(const Block*, View, count, budget, unsigned* unfinished)
+//                                       in device memory; the host copies the result into the
+//                                       __constant__ variable bif_ensemble_block
+//   bif_ensemble_advance(View, count, budget, unsigned* unfinished)
 //                                       one slice of at most `budget` attempted steps per system;
 //                                       each thread block adds 1 to *unfinished when any of its
 //                                       systems is not finished (the host launches again until 0)
 //
-// The Block is read through a const __restrict__ pointer: read-only for the launch, uniform across
-// the warp (one cached load serves all 32 threads), and the integrators copy what the step loop
-// needs (the solver settings) into registers. The View is a __grid_constant__ parameter so that
-// taking its address (the programs hold `const View&`) does not copy it to local memory.
+// The Block lives in constant memory: uniform across the warp, and where the compiler sees its
+// address space (code inlined into the kernel) a setting is an instruction operand (c[bank][offset])
+// rather than a register held through the step loop. The View is a __grid_constant__ parameter so
+// that taking its address (the programs hold `const View&`) does not copy it to local memory.
 // Systems already finished (status written) return before loading their carry.
 #pragma once
 
@@ -47,15 +48,15 @@ __device__ void setup(const StudySpec& spec, Block<Model>* out) {
 }
 
 template <class Model, int Program, class Method>
-__device__ void advance(const Block<Model>* __restrict__ block, const View<typename Model::real>& view,
-                        index_t count, long long budget, unsigned int* unfinished) {
+__device__ void advance(const Block<Model>& block, const View<typename Model::real>& view, index_t count,
+                        long long budget, unsigned int* unfinished) {
     const index_t system = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
     bool pending = false;
     // `budget` is a multiple of slice_steps, spent in calls of slice_steps as the CPU does
     if (system < count && view.status[system] == outcome_not_run) {
         pending = true;
         for (long long spent = 0; pending && spent < budget; spent += slice_steps)
-            pending = !advance_program<Program, Method>(Model{}, *block, view, system, slice_steps);
+            pending = !advance_program<Program, Method>(Model{}, block, view, system, slice_steps);
     }
     // every thread reaches the barrier: no early return above
     if (__syncthreads_or(pending) && threadIdx.x == 0) atomicAdd(unfinished, 1u);
@@ -76,7 +77,12 @@ __device__ void advance(const Block<Model>* __restrict__ block, const View<typen
 #define BIF_ENSEMBLE_MIN_BLOCKS 1
 #endif
 
+// The Block as words (a class with member initialisers cannot be a __constant__ object itself),
+// viewed as the Block by the advance kernel.
 #define BIF_ENSEMBLE_KERNELS(ModelType, ProgramCode, MethodTag)                                              \
+    extern "C" {                                                                                             \
+    __constant__ unsigned long long bif_ensemble_block[(sizeof(bif::ensemble::Block<ModelType>) + 7) / 8];   \
+    }                                                                                                        \
     extern "C" __global__ void bif_ensemble_sizes(int* out) {                                                \
         bif::ensemble::cuda::sizes<ModelType, ProgramCode>(out);                                             \
     }                                                                                                        \
@@ -85,11 +91,11 @@ __device__ void advance(const Block<Model>* __restrict__ block, const View<typen
         bif::ensemble::cuda::setup<ModelType>(spec, out);                                                    \
     }                                                                                                        \
     extern "C" __global__ void __launch_bounds__(BIF_ENSEMBLE_THREADS, BIF_ENSEMBLE_MIN_BLOCKS)              \
-        bif_ensemble_advance(const bif::ensemble::Block<ModelType>* __restrict__ block,                      \
-                             const __grid_constant__ bif::ensemble::View<ModelType::real> view,              \
+        bif_ensemble_advance(const __grid_constant__ bif::ensemble::View<ModelType::real> view,              \
                              bif::ensemble::index_t count, long long budget, unsigned int* unfinished) {     \
-        bif::ensemble::cuda::advance<ModelType, ProgramCode, MethodTag>(block, view, count, budget,          \
-                                                                        unfinished);                         \
+        bif::ensemble::cuda::advance<ModelType, ProgramCode, MethodTag>(                                     \
+            *reinterpret_cast<const bif::ensemble::Block<ModelType>*>(bif_ensemble_block), view, count,      \
+            budget, unfinished);                                                                             \
     }
 
 #endif

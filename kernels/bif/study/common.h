@@ -41,7 +41,9 @@ enum PhaseCode : int { phase_new = 0, phase_running = 1, phase_done = 2 };
 // carry instead of all of them. Returns the phase.
 template <class Carry, class Real>
 BIF_HD int resume_carry(const View<Real>& v, index_t system, Carry& c) {
+#if !defined(__CUDACC_RTC__) // NVRTC has no offsetof; the host compile checks the same layouts
     static_assert(__builtin_offsetof(Carry, phase) == 0, "a carry struct starts with its phase");
+#endif
     const int phase = int(v.carry[system]);
     if (phase == phase_running)
         load_carry(v, system, 0, c);
@@ -145,8 +147,14 @@ struct StepBudget {
 // integrated on copies that nothing else can reach, so that the compiler keeps them in registers
 // (the carried originals have had their address taken by the carry copies); without events the
 // driver copies only what a step touches itself, and reads the shared settings in place.
+// BIF_ENSEMBLE_INLINE_STEP_LOOP (a tuning switch, see tests/bench/NOTES.md) inlines it instead.
+#if defined(BIF_ENSEMBLE_INLINE_STEP_LOOP)
+#define BIF_STEP_LOOP_LINKAGE BIF_FORCEINLINE
+#else
+#define BIF_STEP_LOOP_LINKAGE BIF_GPU_NOINLINE
+#endif
 template <class IM, class Stepper, class Observer>
-BIF_HD BIF_GPU_NOINLINE Status integrate_steps_local(
+BIF_HD BIF_STEP_LOOP_LINKAGE Status integrate_steps_local(
     const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p, typename IM::real t_end,
     const SolverSettings<typename IM::real, IM::num_states>& set, int max_attempts,
     const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs) {

@@ -17,10 +17,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,9 +78,16 @@ class BifscopeEnsemble {
         : study_(std::move(study)), spec_(*study_), context_(context), stream_(context),
           unfinished_(context, 1) {
         const cuda::ModuleCompiler compiler;
+        cuda::CompileRequest request =
+            cuda::ensemble_request(*study_, precision, spec_.program(), min_blocks);
+        // BENCH_NVRTC_OPTIONS="-DNAME ...": tuning switches of the kernels to time (tests/bench/NOTES.md)
+        if (const char* options = std::getenv("BENCH_NVRTC_OPTIONS")) {
+            std::istringstream words(options);
+            for (std::string option; words >> option;)
+                request.extra_options.push_back(option);
+        }
         compiled_ = std::make_unique<cuda::CompiledModule>(
-            compiler.compile(cuda::ensemble_request(*study_, precision, spec_.program(), min_blocks),
-                             compiler.target_for(context.device())));
+            compiler.compile(request, compiler.target_for(context.device())));
         real_bytes_ = precision == codegen::Precision::Float ? 4 : 8;
         program_ = std::make_unique<cuda::EnsembleProgram>(context, *compiled_, spec_.spec(), spec_.states(),
                                                            real_bytes_);
