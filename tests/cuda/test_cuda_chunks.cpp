@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -34,12 +35,19 @@ std::shared_ptr<const study::ResolvedStudy> resolved(const study::Study& s) {
     return r.resolved;
 }
 
+// BIFSCOPE_GPU_TEST_SYSTEMS (the compute-sanitizer rounds, a hundredfold slower) shrinks the runs
+// to a few batches of the 97 systems the chunked runs take.
+bool sanitizer_round() {
+    return std::getenv("BIFSCOPE_GPU_TEST_SYSTEMS") != nullptr;
+}
+
 // 4096 systems of an example study, with shorter transients.
 study::Study example(const std::string& file) {
     auto read = study::read_study_file(studies_dir() + "/" + file);
     REQUIRE(read.study);
     study::Study s = *read.study;
-    const int per_axis = s.sweep.size() > 1 ? 64 : 4096;
+    const int per_axis =
+        s.sweep.size() > 1 ? (sanitizer_round() ? 16 : 64) : (sanitizer_round() ? 256 : 4096);
     for (auto& axis : s.sweep)
         axis.count = per_axis;
     s.bifurcation.transient_sections = std::min(s.bifurcation.transient_sections, 64);
@@ -52,7 +60,8 @@ study::Study example(const std::string& file) {
 study::Study lorenz_equilibria(const std::string& precision) {
     auto read = study::read_study_json(R"({"bifscope_study": 1, "model": {"path": "../models/lorenz.ode"},
       "initial": {"x": 1, "y": 0, "z": 0},
-      "sweep": [{"parameter": "rho", "from": 0.5, "to": 13, "count": 4099}],
+      "sweep": [{"parameter": "rho", "from": 0.5, "to": 13, "count": )" +
+                                       std::string(sanitizer_round() ? "259" : "4099") + R"(}],
       "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "0.5"},
                    "transient_sections": 4, "recorded_sections": 32, "record": ["x", "y", "z"]},
       "solver": {"method": "rk4", "initial_step": 0.001},
