@@ -4,7 +4,8 @@
 // period to t = n T exactly (T = 2 pi / omega) with the step size carried across periods, and the
 // state written at the end. The step control is the same algorithm as Bifscope's (so that both take
 // the same steps): sc_i = atol + rtol max(|y_i|, |y_new_i|), RMS norm, elementary controller
-// h_new = h clamp(0.9 err^(-1/5), shrink, 5), no growth after a rejection, the last step of a
+// h_new = h clamp(0.9 err^(-1/5), shrink, 5) with err^(-1/5) in single precision (__powf, as
+// bif/step_size.h: a heuristic factor), no growth after a rejection, the last step of a
 // period shortened to land on its end (stretched by up to 1%). Constants are kernel arguments.
 
 struct DuffingSettings {
@@ -62,7 +63,7 @@ extern "C" __global__ void __launch_bounds__(128)
                               (s.atol + s.rtol * fmax(fabs(y2), fabs(n2)));
             const double err = sqrt(0.5 * (r1 * r1 + r2 * r2));
             if (err <= 1.0) {
-                double fac = fmin(fmax(0.9 * pow(fmax(err, 1e-10), -0.2), s.shrink), 5.0);
+                double fac = fmin(fmax(0.9 * double(__powf(float(fmax(err, 1e-10)), -0.2f)), s.shrink), 5.0);
                 if (rejected_last) fac = fmin(fac, 1.0);
                 rejected_last = false;
                 const double h_next = hs * fac;
@@ -74,7 +75,7 @@ extern "C" __global__ void __launch_bounds__(128)
                 h = (reached_end && h_next >= hs) ? fmax(h_next, h) : h_next;
             } else {
                 rejected_last = true;
-                h = hs * fmin(fmax(0.9 * pow(err, -0.2), s.shrink), 1.0);
+                h = hs * fmin(fmax(0.9 * double(__powf(float(err), -0.2f)), s.shrink), 1.0);
                 if (!(h > 1e-14)) break;
             }
         }
