@@ -17,9 +17,10 @@ int ensemble_min_blocks(codegen::Precision precision, std::size_t systems, int m
 }
 
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
-                                  int min_blocks) {
+                                  int min_blocks, bool observes_steps) {
     std::string text = "#define BIF_ENSEMBLE_THREADS " + std::to_string(ensemble_threads) + "\n";
     if (min_blocks > 0) text += "#define BIF_ENSEMBLE_MIN_BLOCKS " + std::to_string(min_blocks) + "\n";
+    if (!observes_steps) text += "#define BIF_ENSEMBLE_OBSERVES_STEPS 0\n";
     text += "#include \"bif/cuda/ensemble_kernel.cuh\"\n";
     text += "BIF_ENSEMBLE_KERNELS(" + model_type + ", " + std::to_string(program) +
             ", bif::ensemble::methods::" + method_tag + ")\n";
@@ -27,10 +28,11 @@ std::string ensemble_entry_source(const std::string& model_type, int program, co
 }
 
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
-                                const char* method_tag, int min_blocks) {
+                                const char* method_tag, int min_blocks, bool observes_steps) {
     CompileRequest request;
     request.parts.push_back({"model", model_source});
-    request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag, min_blocks)});
+    request.parts.push_back(
+        {"entry", ensemble_entry_source(model_type, program, method_tag, min_blocks, observes_steps)});
     return request;
 }
 
@@ -40,7 +42,8 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
                             cpu::method_tag(study.study.solver.method),
                             min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision)
-                                                                      : min_blocks);
+                                                                      : min_blocks,
+                            ensemble::observes_steps(cpu::SpecStorage(study).spec()));
 }
 
 } // namespace bif::cuda

@@ -28,12 +28,14 @@ int ensemble_min_blocks(codegen::Precision precision, std::size_t systems = 0, i
 
 // The lines after the model: the kernels for `program` (bif::ensemble::ProgramCode) and
 // `method_tag` (a tag of bif::ensemble::methods, e.g. "Rk4"), on the model type `model_type`.
+// observes_steps false (bif::ensemble::observes_steps of the spec) leaves the step observer out.
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
-                                  int min_blocks = ensemble_min_blocks_default);
+                                  int min_blocks = ensemble_min_blocks_default, bool observes_steps = true);
 
 // The whole request: part "model" (generated source) and part "entry".
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
-                                const char* method_tag, int min_blocks = ensemble_min_blocks_default);
+                                const char* method_tag, int min_blocks = ensemble_min_blocks_default,
+                                bool observes_steps = true);
 
 // The request for a resolved study in the given precision.
 CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program,

@@ -509,7 +509,7 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
 
 // The checked run out of line: beside the unchecked loop it would make the loop spill.
 template <class Model, class Stepper, class Observer>
-BIF_HD BIF_GPU_NOINLINE Status
+BIF_HD Status
 run_fixed_plan_checked(const Model& m, Stepper& stepper, SystemState<Model>& s, typename Model::real* p,
                        typename Model::real t_end, typename Model::real h, FixedPlan plan,
                        const SolverSettings<typename Model::real, Model::num_states>& set, Observer& obs) {

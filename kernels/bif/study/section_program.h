@@ -18,6 +18,14 @@
 #include "bif/study/interval_observer.h"
 #include "bif/study/period.h"
 
+// BIF_ENSEMBLE_OBSERVES_STEPS 0 (set by the CUDA backend for a study where observes_steps() is
+// false): the step observer's path is left out of the kernel. Never run for such a study, its dense
+// output and observable evaluations would still size the kernel's registers, and with them how many
+// warps share a multiprocessor.
+#ifndef BIF_ENSEMBLE_OBSERVES_STEPS
+#define BIF_ENSEMBLE_OBSERVES_STEPS 1
+#endif
+
 namespace bif::ensemble {
 
 template <class Model, int K>
@@ -214,7 +222,7 @@ struct SectionProgram {
             // returns at once costs the RK4 hot loop ~10% (it keeps the step's view alive); and the
             // extremes and step accessories of a transient interval are never read
             Status r;
-            if ((b.record_extrema || b.step_accessories) && recording()) {
+            if (BIF_ENSEMBLE_OBSERVES_STEPS && (b.record_extrema || b.step_accessories) && recording()) {
                 IntervalObserver<Model, IM> obs{im, b, c.stats, recording()};
                 r = integrate_within(im, st, c.s, c.p, t_end, set, ev, obs, budget);
             } else {

@@ -115,4 +115,15 @@ struct StudySpec {
     int output_count = 0;
 };
 
+// Whether the section program watches every step: a recorded maximum or minimum between sections,
+// or an accessory over steps (Block::record_extrema, Block::step_accessories).
+inline BIF_HD bool observes_steps(const StudySpec& s) {
+    bool any = false;
+    for (int j = 0; j < s.record_count; ++j)
+        any = any || s.record_mode[j] != record_at_section;
+    for (int j = 0; j < s.accessory_count; ++j)
+        any = any || s.accessory_over[j] == over_steps;
+    return any;
+}
+
 } // namespace bif::ensemble
