@@ -430,6 +430,16 @@ BIF_HD FixedPlan plan_fixed_steps(Real t, Real t_end, Real h, int budget) {
 // the end state is finite; a non-finite component cannot become finite again (y + h (...) keeps a
 // NaN or an infinity), so a finite end state means every step was finite, and the caller repeats a
 // non-finite run checked, from the unchanged start, to find where it failed.
+// A stepper that caches something of its step size (Rk4: h / 6) is told the fixed step once, before
+// the loop, so that the loop does not test the cache at every step.
+template <class Stepper>
+BIF_HD auto prepare_fixed_step(Stepper& st, typename Stepper::real h, int)
+    -> decltype(st.prepare_fixed_step(h)) {
+    st.prepare_fixed_step(h);
+}
+template <class Stepper>
+BIF_HD void prepare_fixed_step(Stepper&, typename Stepper::real, long) {}
+
 template <bool Checked, class Model, class Stepper, class Observer>
 BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model>& s,
                              typename Model::real* p_out, typename Model::real t_end, typename Model::real h,
@@ -448,6 +458,8 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
     real y_new[N];
     int done = 0;
     Status status = Status::Ok;
+    prepare_fixed_step(st, h, 0);
+    BIF_UNROLL_IF(4)
     for (; done < plan.full; ++done) {
         const real t_step = t + (real(done) * h - t_low);
         real h_step = h;
@@ -509,10 +521,11 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
 
 // The checked run out of line: beside the unchecked loop it would make the loop spill.
 template <class Model, class Stepper, class Observer>
-BIF_HD Status
-run_fixed_plan_checked(const Model& m, Stepper& stepper, SystemState<Model>& s, typename Model::real* p,
-                       typename Model::real t_end, typename Model::real h, FixedPlan plan,
-                       const SolverSettings<typename Model::real, Model::num_states>& set, Observer& obs) {
+BIF_HD Status run_fixed_plan_checked(const Model& m, Stepper& stepper, SystemState<Model>& s,
+                                     typename Model::real* p, typename Model::real t_end,
+                                     typename Model::real h, FixedPlan plan,
+                                     const SolverSettings<typename Model::real, Model::num_states>& set,
+                                     Observer& obs) {
     return run_fixed_plan<true>(m, stepper, s, p, t_end, h, plan, set, obs);
 }
 

@@ -36,6 +36,11 @@ struct Rk4 {
     real sixth_of = real(0);
     real sixth = real(0);
 
+    BIF_HD void prepare_fixed_step(real h) {
+        sixth_of = h;
+        sixth = h / real(6);
+    }
+
     BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
         m.rhs(t, y, p, f0);
         ready = true;
