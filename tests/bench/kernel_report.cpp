@@ -64,7 +64,8 @@ void report(const std::string& name, const study::ResolvedStudy& s, codegen::Pre
     std::ofstream(dir + "/" + name + ".cubin", std::ios::binary) << module.image();
     // ptxas prints "Compiling entry function 'X'" then its usage lines
     // and "Function properties for F" before each function's frame line: the step loops
-    // (integrate_steps_local, one per observer type) are functions of their own
+    // (integrate_steps_local, one per observer type) are functions of their own only with the
+    // tuning switch BIF_ENSEMBLE_NOINLINE_STEP_LOOP (inlined into the kernel by default)
     std::istringstream log(module.log());
     std::string line, entry, function;
     while (std::getline(log, line)) {
