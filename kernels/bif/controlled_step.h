@@ -24,11 +24,7 @@ BIF_HD StepVerdict controlled_step(Stepper& st, StepController<typename Model::r
                                    const SolverSettings<typename Model::real, N>& s) {
     using real = typename Model::real;
     const real err = st.attempt(m, t, y, p, h, y_new, s);
-    // tested on the bits: the integer units are idle while the FP64 units integrate
-    bool finite = finite_by_bits(err);
-    BIF_UNROLL
-    for (int i = 0; i < m.dimension(); ++i)
-        finite = finite && finite_by_bits(y_new[i]);
+    const bool finite = step_is_finite(err, y_new, m.dimension());
     if (!s.adaptive || Stepper::error_order == 0) {
         h_next = h;
         return finite ? StepVerdict::Accepted : StepVerdict::NonFinite;

@@ -465,11 +465,7 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
         real h_step = h;
         const real err = st.attempt(m, t_step, y, p, h_step, y_new, set);
         if constexpr (Checked) {
-            bool finite = finite_by_bits(err);
-            BIF_UNROLL
-            for (int i = 0; i < n; ++i)
-                finite = finite && finite_by_bits(y_new[i]);
-            if (!finite) {
+            if (!step_is_finite(err, y_new, n)) {
                 status = Status::NonFinite;
                 break;
             }
@@ -486,11 +482,7 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
     if (status == Status::Ok && plan.ends) {
         real h_last = t_end - t_now;
         const real err = st.attempt(m, t_now, y, p, h_last, y_new, set);
-        bool finite = finite_by_bits(err);
-        BIF_UNROLL
-        for (int i = 0; i < n; ++i)
-            finite = finite && finite_by_bits(y_new[i]);
-        if (finite) {
+        if (step_is_finite(err, y_new, n)) {
             st.accept(m, t_now, y, p, h_last, y_new);
             obs.on_step(
                 StepView<Model, Stepper>{m, st, p, t_now, h_last, y, y_new, t_end, t_now, t_end, y, y_new});
@@ -519,16 +511,6 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
     return status;
 }
 
-// The checked run out of line: beside the unchecked loop it would make the loop spill.
-template <class Model, class Stepper, class Observer>
-BIF_HD Status run_fixed_plan_checked(const Model& m, Stepper& stepper, SystemState<Model>& s,
-                                     typename Model::real* p, typename Model::real t_end,
-                                     typename Model::real h, FixedPlan plan,
-                                     const SolverSettings<typename Model::real, Model::num_states>& set,
-                                     Observer& obs) {
-    return run_fixed_plan<true>(m, stepper, s, p, t_end, h, plan, set, obs);
-}
-
 template <class Model, class Stepper, class Observer>
 BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, SystemState<Model>& s,
                                          typename Model::real* p, typename Model::real t_end,
@@ -544,17 +526,7 @@ BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, Syste
         const Status fast = run_fixed_plan<false>(m, stepper, s, p, t_end, h, plan, set, obs);
         if (fast != Status::NonFinite) return fast;
     }
-    return run_fixed_plan_checked(m, stepper, s, p, t_end, h, plan, set, obs);
-}
-
-// An adaptive method asked for fixed steps (settings.adaptive == false): a rare path, kept out of
-// the adaptive loop's register allocation.
-template <class Model, class Stepper, class Observer>
-BIF_HD BIF_GPU_NOINLINE Status fixed_steps_out_of_line(
-    const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p, typename Model::real t_end,
-    const SolverSettings<typename Model::real, Model::num_states>& set, int max_attempts,
-    const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
-    return fixed_steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
+    return run_fixed_plan<true>(m, stepper, s, p, t_end, h, plan, set, obs);
 }
 
 } // namespace detail
@@ -570,10 +542,8 @@ BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s
                               const EventSettings<typename Model::real, Model::num_events>& ev,
                               Observer& obs) {
     if constexpr (Model::num_events == 0) {
-        if constexpr (Stepper::error_order == 0)
+        if (Stepper::error_order == 0 || !set.adaptive)
             return detail::fixed_steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
-        if (!set.adaptive)
-            return detail::fixed_steps_out_of_line(m, st, s, p, t_end, set, max_attempts, ev, obs);
         return detail::steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
     }
     using real = typename Model::real;

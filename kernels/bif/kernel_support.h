@@ -90,6 +90,17 @@ BIF_HD BIF_FORCEINLINE bool finite_by_bits(Real x) {
         return (bits_of(x) & 0x7f800000U) != 0x7f800000U;
 }
 
+// Whether an attempted step produced a usable result: its error estimate and new state finite,
+// tested on the bits (the integer units are idle while the FP64 units integrate).
+template <class Real>
+BIF_HD BIF_FORCEINLINE bool step_is_finite(Real err, const Real* y_new, int n) {
+    bool finite = finite_by_bits(err);
+    BIF_UNROLL
+    for (int i = 0; i < n; ++i)
+        finite = finite && finite_by_bits(y_new[i]);
+    return finite;
+}
+
 template <class Real>
 BIF_HD BIF_FORCEINLINE bool all_finite(const Real* v, int n) {
     bool ok = true;

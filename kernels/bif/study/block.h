@@ -104,8 +104,8 @@ BIF_HD Block<Model> make_block(const Model& m, const StudySpec& s) {
     for (int j = 0; j < b.record_count; ++j) {
         b.record_observable[j] = s.record_observable[j];
         b.record_mode[j] = s.record_mode[j];
-        b.record_extrema = b.record_extrema || s.record_mode[j] != record_at_section;
     }
+    b.record_extrema = records_extrema(s);
     b.lyapunov_spectrum = s.lyapunov_spectrum;
     b.transient_time = real(s.transient_time);
     b.averaging_time = real(s.averaging_time);
@@ -120,8 +120,8 @@ BIF_HD Block<Model> make_block(const Model& m, const StudySpec& s) {
         b.accessory_observable[j] = s.accessory_observable[j];
         b.accessory_reduce[j] = s.accessory_reduce[j];
         b.accessory_over[j] = s.accessory_over[j];
-        b.step_accessories = b.step_accessories || s.accessory_over[j] == over_steps;
     }
+    b.step_accessories = has_step_accessories(s);
     b.model_event_count = s.model_event_count;
     b.count_events = s.count_events;
     b.output_count = s.output_count;

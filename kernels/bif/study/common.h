@@ -109,9 +109,9 @@ BIF_HD void widen_settings(const SolverSettings<Real, N>& base, int n, int dim,
     out.norm = base.norm;
 }
 
-// The settings a program integrates its model of `Dim` components with: the block's own, read in
-// place (one copy shared by every system: on a GPU the step loop then reads them from cache
-// instead of holding ~20 registers per thread), or, with tangent components, widened into `storage`.
+// The settings a program integrates its model of `Dim` components with: the block's own (one copy
+// shared by every system, in constant memory on a GPU), or, with tangent components, widened into
+// `storage`.
 template <int Dim, class Real, int N>
 BIF_HD const SolverSettings<Real, Dim>& settings_for(const SolverSettings<Real, N>& base, int n, int dim,
                                                      SolverSettings<Real, Dim>& storage) {

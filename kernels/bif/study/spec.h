@@ -115,15 +115,25 @@ struct StudySpec {
     int output_count = 0;
 };
 
-// Whether the section program watches every step: a recorded maximum or minimum between sections,
-// or an accessory over steps (Block::record_extrema, Block::step_accessories).
-inline BIF_HD bool observes_steps(const StudySpec& s) {
+// Some recorded quantity is a maximum or minimum between sections (Block::record_extrema).
+inline BIF_HD bool records_extrema(const StudySpec& s) {
     bool any = false;
     for (int j = 0; j < s.record_count; ++j)
         any = any || s.record_mode[j] != record_at_section;
+    return any;
+}
+
+// Some accessory reduces over steps (Block::step_accessories).
+inline BIF_HD bool has_step_accessories(const StudySpec& s) {
+    bool any = false;
     for (int j = 0; j < s.accessory_count; ++j)
         any = any || s.accessory_over[j] == over_steps;
     return any;
+}
+
+// Whether the section program watches every step.
+inline BIF_HD bool observes_steps(const StudySpec& s) {
+    return records_extrema(s) || has_step_accessories(s);
 }
 
 } // namespace bif::ensemble
