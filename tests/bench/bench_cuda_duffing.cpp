@@ -72,6 +72,11 @@ int main() {
                 hand.launch(cuda::LaunchShape::linear(n, 128), stream, k_device, hand_out, count, settings);
             });
         const std::vector<double> hand_values = hand_out.to_vector();
+        const int bif_blocks = bifscope.program().advance_kernel().max_active_blocks_per_multiprocessor(128);
+        const auto matched = bench::shape_at_occupancy(hand, n, bif_blocks);
+        const double matched_ms = bench::median_ms(
+            context, stream, 3, [] {},
+            [&] { hand.launch(matched, stream, k_device, hand_out, count, settings); });
         double worst = 0.0;
         std::size_t far = 0, failed = 0;
         for (std::size_t i = 0; i < n; ++i) {
@@ -87,6 +92,10 @@ int main() {
                     bif_ms, hand_ms, hand_ms / bif_ms, far, 2 * n, worst, failed);
         bench::print_kernel("bifscope advance kernel", bifscope.program().advance_kernel());
         bench::print_kernel("hand-written kernel", hand);
+        std::printf("  hand-written at the bifscope kernel's %d blocks/SM (%d with %u B shared): %8.3f ms, "
+                    "ratio %.3f\n",
+                    bif_blocks, hand.max_active_blocks_per_multiprocessor(128, matched.shared_bytes),
+                    matched.shared_bytes, matched_ms, matched_ms / bif_ms);
     } catch (const std::exception& e) {
         std::printf("FAILED: %s\n", e.what());
         return 1;

@@ -71,6 +71,14 @@ void run_case(const cuda::Context& context, std::size_t n, int min_blocks) {
                         Real(8.0 / 3.0));
         });
     const std::vector<Real> hand_values = hand_out.to_vector();
+    const int bif_blocks = bifscope.program().advance_kernel().max_active_blocks_per_multiprocessor(128);
+    const auto matched = bench::shape_at_occupancy(hand, n, bif_blocks);
+    const double matched_ms = bench::median_ms(
+        context, stream, 5, [] {},
+        [&] {
+            hand.launch(matched, stream, rho_device, hand_out, count, steps, Real(step), Real(10),
+                        Real(8.0 / 3.0));
+        });
 
     // largest difference relative to the attractor's scale (|state| + 1)
     double worst = 0.0;
@@ -94,6 +102,10 @@ void run_case(const cuda::Context& context, std::size_t n, int min_blocks) {
         100.0 * flops_per_step * system_steps / (hand_ms * 1e-3) / peak, hand_ms / bif_ms, worst, failed);
     bench::print_kernel("bifscope advance kernel", bifscope.program().advance_kernel());
     bench::print_kernel("hand-written kernel", hand);
+    std::printf(
+        "  hand-written at the bifscope kernel's %d blocks/SM (%d with %u B shared): %8.3f ms, ratio %.3f\n",
+        bif_blocks, hand.max_active_blocks_per_multiprocessor(128, matched.shared_bytes),
+        matched.shared_bytes, matched_ms, matched_ms / bif_ms);
     std::fflush(stdout);
 }
 

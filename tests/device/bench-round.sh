@@ -52,6 +52,16 @@ for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do
   timeout 120 "$bench/$b" >"$out/$b.log" 2>&1
   echo "exit $?" >>"$out/$b.log"
 done
+# BENCH_NCU=1: Nsight Compute on the first 8 double Lorenz launches at 2^20 (6 of Bifscope's kernel,
+# the hand-written one plain and at Bifscope's occupancy), the sections that say where issue slots
+# go; printed as a few metrics
+if [[ -n ${BENCH_NCU:-} ]] && command -v ncu >/dev/null; then
+  BENCH_MIN_BLOCKS= timeout 300 ncu -k 'regex:^(bif_ensemble_advance|hand_lorenz_rk4_double)$' -c 8 \
+    --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
+    --section InstructionStats --section ComputeWorkloadAnalysis --print-details all \
+    "$bench/bench_cuda_lorenz" >"$out/ncu.log" 2>&1
+  echo "ncu exit $?" >>"$out/ncu.log"
+fi
 tar -C "$out" -czf "$out/kernels.tgz" kernels && rm -rf "$out/kernels"
 echo "== build"; cat "$out/build.log"
 echo "== kernel_report"; cat "$out/kernels.log"
@@ -59,3 +69,4 @@ echo "== sass"; cat "$out/sass.log"
 [[ -f $out/agreement.log ]] && echo "== agreement" && grep -E "systems:|passed|failed|exit" "$out/agreement.log" | tail -16
 [[ -f $out/agreement-old.log ]] && { echo "== agreement, old tree"; grep -E "systems:|passed|failed|exit" "$out/agreement-old.log" | tail -16; }
 for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do echo "== $b"; cat "$out/$b.log"; done
+[[ -f $out/ncu.log ]] && echo "== ncu" && grep -E "bif_ensemble_advance|hand_lorenz|Achieved Occupancy|Issue Slots Busy|No Eligible|Eligible Warps|Warp Cycles Per Issued|FP64|Executed Ipc A|Registers Per|ncu exit" "$out/ncu.log"

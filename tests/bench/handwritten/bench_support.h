@@ -143,6 +143,21 @@ inline cuda::Module load_handwritten(const cuda::Context& context, const std::st
     return cuda::Module(context, compiler.compile(request, compiler.target_for(context.device())));
 }
 
+// A launch of `threads` threads in blocks of 128 whose dynamic shared memory (unused by the kernel)
+// holds `kernel` to at most `blocks` resident blocks per multiprocessor: the hand-written kernel
+// at the Bifscope kernel's occupancy, to tell a gap from occupancy from one in the step loop.
+// Returns the plain shape when no amount under 48 KiB gets there.
+inline cuda::LaunchShape shape_at_occupancy(const cuda::Kernel& kernel, std::size_t threads, int blocks) {
+    cuda::LaunchShape shape = cuda::LaunchShape::linear(threads, 128);
+    for (unsigned bytes = 0; bytes <= 48u * 1024u; bytes += 256u) {
+        if (kernel.max_active_blocks_per_multiprocessor(128, bytes) <= blocks) {
+            shape.shared_bytes = bytes;
+            break;
+        }
+    }
+    return shape;
+}
+
 inline void print_kernel(const char* what, const cuda::Kernel& k) {
     std::printf("  %-34s %3d registers, %d bytes local\n", what, k.registers(), k.local_bytes());
 }
