@@ -39,11 +39,22 @@ CompileRequest ensemble_request(const std::string& model_source, const std::stri
 CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program,
                                 int min_blocks) {
     const std::string type = "BifModel";
-    return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
-                            cpu::method_tag(study.study.solver.method),
-                            min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision)
-                                                                      : min_blocks,
-                            ensemble::observes_steps(cpu::SpecStorage(study).spec()));
+    const cpu::SpecStorage storage(study);
+    const ensemble::StudySpec& spec = storage.spec();
+    CompileRequest request = ensemble_request(
+        codegen::generate_source(study.codegen_request(precision, type)), type, program,
+        cpu::method_tag(study.study.solver.method),
+        min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision) : min_blocks,
+        ensemble::observes_steps(spec));
+    if (spec.axis_count > 0) {
+        std::string targets;
+        for (int a = 0; a < spec.axis_count; ++a)
+            targets += (a ? ", " : "") +
+                       std::to_string(spec.axis_is_state[a] ? -1 - spec.axis_slot[a] : spec.axis_slot[a]);
+        request.parts.back().text =
+            "#define BIF_ENSEMBLE_AXIS_TARGETS " + targets + "\n" + request.parts.back().text;
+    }
+    return request;
 }
 
 } // namespace bif::cuda

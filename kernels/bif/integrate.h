@@ -440,6 +440,10 @@ BIF_HD auto prepare_fixed_step(Stepper& st, typename Stepper::real h, int)
 template <class Stepper>
 BIF_HD void prepare_fixed_step(Stepper&, typename Stepper::real, long) {}
 
+// Steps per iteration of the fixed-step loop (a tuning switch, tests/bench/NOTES.md).
+#ifndef BIF_FIXED_STEP_UNROLL
+#define BIF_FIXED_STEP_UNROLL 4
+#endif
 template <bool Checked, class Model, class Stepper, class Observer>
 BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model>& s,
                              typename Model::real* p_out, typename Model::real t_end, typename Model::real h,
@@ -459,7 +463,7 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
     int done = 0;
     Status status = Status::Ok;
     prepare_fixed_step(st, h, 0);
-    BIF_UNROLL_IF(4)
+    BIF_UNROLL_IF(BIF_FIXED_STEP_UNROLL)
     for (; done < plan.full; ++done) {
         const real t_step = t + (real(done) * h - t_low);
         real h_step = h;

@@ -31,6 +31,11 @@ for c in lorenz_double lorenz_float duffing mpgos; do
     END{for (f in n) if (f ~ /advance|integrate/) printf "sass %-14s %-60.60s %6d instr LDL %4d STL %4d\n", c, f, n[f], l[f], s[f]}' \
     "$out/kernels/$c.sass"
 done >"$out/sass.log"
+# the hand-written kernels' SASS beside Bifscope's (nvcc here; the benchmarks compile them with NVRTC)
+for h in lorenz_rk4 duffing_rkck45; do
+  nvcc -cubin -arch=sm_90 -o "$out/kernels/hand_$h.cubin" "tests/bench/handwritten/$h.cu" >>"$out/sass.log" 2>&1 &&
+    cuobjdump -sass "$out/kernels/hand_$h.cubin" >"$out/kernels/hand_$h.sass" 2>&1
+done
 rm -f "$out"/kernels/*.cubin "$out"/kernels/*.cu
 # BENCH_SKIP_AGREEMENT=1: benchmarks and SASS only
 if [[ -z ${BENCH_SKIP_AGREEMENT:-} ]]; then
@@ -52,6 +57,15 @@ for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do
   timeout 120 "$bench/$b" >"$out/$b.log" 2>&1
   echo "exit $?" >>"$out/$b.log"
 done
+# BENCH_VARIANTS="OPTIONS;OPTIONS...": NVRTC option sets (tuning switches, tests/bench/NOTES.md) under
+# which the Lorenz and Duffing benchmarks run again
+IFS=';' read -ra variants <<<"${BENCH_VARIANTS:-}"
+for v in "${variants[@]}"; do
+  for b in bench_cuda_lorenz bench_cuda_duffing; do
+    echo "== variant '$v': $b"
+    BENCH_NVRTC_OPTIONS="$v" BENCH_MIN_BLOCKS= timeout 120 "$bench/$b" 2>&1 | grep -E "ratio|FAILED"
+  done
+done >"$out/variants.log" 2>&1
 # BENCH_NCU=1: Nsight Compute on the first 8 double Lorenz launches at 2^20 (6 of Bifscope's kernel,
 # the hand-written one plain and at Bifscope's occupancy), the sections that say where issue slots
 # go; printed as a few metrics
@@ -69,4 +83,5 @@ echo "== sass"; cat "$out/sass.log"
 [[ -f $out/agreement.log ]] && echo "== agreement" && grep -E "systems:|passed|failed|exit" "$out/agreement.log" | tail -16
 [[ -f $out/agreement-old.log ]] && { echo "== agreement, old tree"; grep -E "systems:|passed|failed|exit" "$out/agreement-old.log" | tail -16; }
 for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do echo "== $b"; cat "$out/$b.log"; done
+echo "== variants"; cat "$out/variants.log"
 [[ -f $out/ncu.log ]] && echo "== ncu" && grep -E "bif_ensemble_advance|hand_lorenz|Achieved Occupancy|Issue Slots Busy|No Eligible|Eligible Warps|Warp Cycles Per Issued|FP64|Executed Ipc A|Registers Per|ncu exit" "$out/ncu.log"

@@ -73,10 +73,23 @@ BIF_HD void system_inputs(const Model& m, const Block<Model>& b, const View<type
     // Slots are written through select loops over the compile-time capacities, never p[slot] with
     // a run-time slot: an array indexed at run time lives in (slow) local memory on a GPU.
     constexpr int P = capacity(Model::num_param_slots);
+#if defined(BIF_ENSEMBLE_AXIS_TARGETS) && !defined(BIF_ENSEMBLE_RUNTIME_AXES)
+    // The swept slots known to the compiler (the CUDA backend writes the block's axis_slot and
+    // axis_is_state here as numbers: a parameter slot, or -1 - i for state i): every parameter that
+    // is not swept is then a load from the block in constant memory, which the GPU compiler makes an
+    // instruction operand instead of a register held through the step loop.
+    constexpr int targets[] = {BIF_ENSEMBLE_AXIS_TARGETS};
+    BIF_UNROLL
+    for (int a = 0; a < int(sizeof(targets) / sizeof(targets[0])); ++a) {
+        const typename Model::real value = v.axis_values[index_t(a) * v.stride + system];
+        const int slot = targets[a] < 0 ? -1 - targets[a] : targets[a];
+        const bool to_state = targets[a] < 0;
+#else
     for (int a = 0; a < b.axis_count; ++a) {
         const typename Model::real value = v.axis_values[index_t(a) * v.stride + system];
         const int slot = b.axis_slot[a];
         const bool to_state = b.axis_is_state[a] != 0;
+#endif
         if (to_state && v.initial_override) continue;
         BIF_UNROLL
         for (int i = 0; i < Model::num_states; ++i)
