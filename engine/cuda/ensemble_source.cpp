@@ -17,10 +17,17 @@ int ensemble_min_blocks(codegen::Precision precision, std::size_t systems, int m
 }
 
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
-                                  int min_blocks, bool observes_steps) {
+                                  const EnsembleKernelOptions& options) {
     std::string text = "#define BIF_ENSEMBLE_THREADS " + std::to_string(ensemble_threads) + "\n";
-    if (min_blocks > 0) text += "#define BIF_ENSEMBLE_MIN_BLOCKS " + std::to_string(min_blocks) + "\n";
-    if (!observes_steps) text += "#define BIF_ENSEMBLE_OBSERVES_STEPS 0\n";
+    if (options.min_blocks > 0)
+        text += "#define BIF_ENSEMBLE_MIN_BLOCKS " + std::to_string(options.min_blocks) + "\n";
+    if (!options.observes_steps) text += "#define BIF_ENSEMBLE_OBSERVES_STEPS 0\n";
+    if (!options.shared_parameters.empty()) {
+        text += "#define BIF_ENSEMBLE_SHARED_PARAMETERS ";
+        for (std::size_t i = 0; i < options.shared_parameters.size(); ++i)
+            text += (i ? ", " : "") + std::to_string(options.shared_parameters[i]);
+        text += "\n";
+    }
     text += "#include \"bif/cuda/ensemble_kernel.cuh\"\n";
     text += "BIF_ENSEMBLE_KERNELS(" + model_type + ", " + std::to_string(program) +
             ", bif::ensemble::methods::" + method_tag + ")\n";
@@ -28,33 +35,38 @@ std::string ensemble_entry_source(const std::string& model_type, int program, co
 }
 
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
-                                const char* method_tag, int min_blocks, bool observes_steps) {
+                                const char* method_tag, const EnsembleKernelOptions& options) {
     CompileRequest request;
     request.parts.push_back({"model", model_source});
-    request.parts.push_back(
-        {"entry", ensemble_entry_source(model_type, program, method_tag, min_blocks, observes_steps)});
+    request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag, options)});
     return request;
 }
 
 CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program,
                                 int min_blocks) {
     const std::string type = "BifModel";
-    const cpu::SpecStorage storage(study);
-    const ensemble::StudySpec& spec = storage.spec();
-    CompileRequest request = ensemble_request(
-        codegen::generate_source(study.codegen_request(precision, type)), type, program,
-        cpu::method_tag(study.study.solver.method),
-        min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision) : min_blocks,
-        ensemble::observes_steps(spec));
-    if (spec.axis_count > 0) {
-        std::string targets;
-        for (int a = 0; a < spec.axis_count; ++a)
-            targets += (a ? ", " : "") +
-                       std::to_string(spec.axis_is_state[a] ? -1 - spec.axis_slot[a] : spec.axis_slot[a]);
-        request.parts.back().text =
-            "#define BIF_ENSEMBLE_AXIS_TARGETS " + targets + "\n" + request.parts.back().text;
-    }
-    return request;
+    EnsembleKernelOptions options;
+    options.min_blocks =
+        min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision) : min_blocks;
+    options.observes_steps = ensemble::observes_steps(cpu::SpecStorage(study).spec());
+    options.shared_parameters = shared_parameter_slots(study);
+    return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
+                            cpu::method_tag(study.study.solver.method), options);
+}
+
+std::vector<int> shared_parameter_slots(const study::ResolvedStudy& study) {
+    std::vector<bool> shared(study.model->num_parameters(), true);
+    for (const study::ResolvedAxis& axis : study.axes)
+        if (axis.target == study::SweepTarget::Parameter && axis.slot < shared.size())
+            shared[axis.slot] = false;
+    for (const model::Event& event : study.model->events)
+        for (const model::Reset& reset : event.resets)
+            if (reset.target == model::Reset::Target::Param && reset.index < shared.size())
+                shared[reset.index] = false;
+    std::vector<int> slots;
+    for (std::size_t i = 0; i < shared.size(); ++i)
+        if (shared[i]) slots.push_back(int(i));
+    return slots;
 }
 
 } // namespace bif::cuda

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace bif::study {
 struct ResolvedStudy;
@@ -26,19 +27,30 @@ inline constexpr unsigned ensemble_threads = 128;
 inline constexpr int ensemble_min_blocks_default = -1;
 int ensemble_min_blocks(codegen::Precision precision, std::size_t systems = 0, int multiprocessors = 0);
 
+// What the entry lines tell the kernel headers about the study, each a compile-time switch.
+struct EnsembleKernelOptions {
+    int min_blocks = ensemble_min_blocks_default; // BIF_ENSEMBLE_MIN_BLOCKS
+    bool observes_steps = true; // false (bif::ensemble::observes_steps of the spec): no step observer
+    // BIF_ENSEMBLE_SHARED_PARAMETERS: parameter slots with one value for every system of the run
+    // (shared_parameter_slots), read from the block in constant memory by the step loop
+    std::vector<int> shared_parameters;
+};
+
 // The lines after the model: the kernels for `program` (bif::ensemble::ProgramCode) and
 // `method_tag` (a tag of bif::ensemble::methods, e.g. "Rk4"), on the model type `model_type`.
-// observes_steps false (bif::ensemble::observes_steps of the spec) leaves the step observer out.
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
-                                  int min_blocks = ensemble_min_blocks_default, bool observes_steps = true);
+                                  const EnsembleKernelOptions& options = {});
 
 // The whole request: part "model" (generated source) and part "entry".
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
-                                const char* method_tag, int min_blocks = ensemble_min_blocks_default,
-                                bool observes_steps = true);
+                                const char* method_tag, const EnsembleKernelOptions& options = {});
 
 // The request for a resolved study in the given precision.
 CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Precision precision, int program,
                                 int min_blocks = ensemble_min_blocks_default);
+
+// The user parameter slots whose value is the same for every system of the study: neither swept
+// nor assigned by an event's reset. (Derived slots are computed per system and never listed.)
+std::vector<int> shared_parameter_slots(const study::ResolvedStudy& study);
 
 } // namespace bif::cuda

@@ -515,6 +515,20 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
     return status;
 }
 
+// The plan of steps of size h toward t_end, run unchecked first where the method allows.
+template <class Model, class Stepper, class Observer>
+BIF_HD Status run_fixed_steps(const Model& m, Stepper& stepper, SystemState<Model>& s,
+                              typename Model::real* p, typename Model::real t_end, typename Model::real h,
+                              const SolverSettings<typename Model::real, Model::num_states>& set,
+                              int max_attempts, Observer& obs) {
+    const FixedPlan plan = plan_fixed_steps(s.t, t_end, h, max_attempts);
+    if constexpr (Stepper::error_order == 0) {
+        const Status fast = run_fixed_plan<false>(m, stepper, s, p, t_end, h, plan, set, obs);
+        if (fast != Status::NonFinite) return fast;
+    }
+    return run_fixed_plan<true>(m, stepper, s, p, t_end, h, plan, set, obs);
+}
+
 template <class Model, class Stepper, class Observer>
 BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, SystemState<Model>& s,
                                          typename Model::real* p, typename Model::real t_end,
@@ -524,13 +538,17 @@ BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, Syste
                                          Observer& obs) {
     using real = typename Model::real;
     const real h = set.max_step > real(0) ? min_of(s.h, set.max_step) : s.h;
-    const FixedPlan plan = plan_fixed_steps(s.t, t_end, h, max_attempts);
     if (ev.equilibrium_steps > 0) s.zone_steps = 0;
-    if constexpr (Stepper::error_order == 0) {
-        const Status fast = run_fixed_plan<false>(m, stepper, s, p, t_end, h, plan, set, obs);
-        if (fast != Status::NonFinite) return fast;
-    }
-    return run_fixed_plan<true>(m, stepper, s, p, t_end, h, plan, set, obs);
+    // The step the settings give (the initial step within max_step) is every system's fixed step
+    // unless a system chose its own. Passed on as read from the settings rather than as the equal
+    // carried s.h, it is a value the GPU compiler knows to be uniform across the warp: h and h/2
+    // become uniform-register operands of the step loop, as in a hand-written kernel that takes the
+    // step as an argument, instead of ordinary registers read at every use.
+    const real h_settings =
+        set.max_step > real(0) ? min_of(set.initial_step, set.max_step) : set.initial_step;
+    if (h_settings > real(0) && h == h_settings)
+        return run_fixed_steps(m, stepper, s, p, t_end, h_settings, set, max_attempts, obs);
+    return run_fixed_steps(m, stepper, s, p, t_end, h, set, max_attempts, obs);
 }
 
 } // namespace detail

@@ -93,10 +93,17 @@ TEST_CASE("the ensemble kernel compiles through NVRTC for every program and meth
         request.model = &*parsed.model;
         request.precision = c.precision;
         request.type_name = "BifModel";
+        // every user parameter shared (BIF_ENSEMBLE_SHARED_PARAMETERS), so that the path that reads
+        // them from the block compiles too
+        EnsembleKernelOptions options;
+        options.min_blocks = 0;
+        for (std::size_t i = 0; i < parsed.model->num_parameters(); ++i)
+            options.shared_parameters.push_back(int(i));
         try {
-            const CompiledModule module = compiler.compile(
-                ensemble_request(bif::codegen::generate_source(request), "BifModel", c.program, c.method, 0),
-                target);
+            const CompiledModule module =
+                compiler.compile(ensemble_request(bif::codegen::generate_source(request), "BifModel",
+                                                  c.program, c.method, options),
+                                 target);
             CHECK(module.image().find(".entry bif_ensemble_advance") != std::string::npos);
             CHECK(module.image().find("bif_ensemble_block") != std::string::npos);
         } catch (const CompileError& error) {

@@ -73,23 +73,10 @@ BIF_HD void system_inputs(const Model& m, const Block<Model>& b, const View<type
     // Slots are written through select loops over the compile-time capacities, never p[slot] with
     // a run-time slot: an array indexed at run time lives in (slow) local memory on a GPU.
     constexpr int P = capacity(Model::num_param_slots);
-#if defined(BIF_ENSEMBLE_AXIS_TARGETS) && !defined(BIF_ENSEMBLE_RUNTIME_AXES)
-    // The swept slots known to the compiler (the CUDA backend writes the block's axis_slot and
-    // axis_is_state here as numbers: a parameter slot, or -1 - i for state i): every parameter that
-    // is not swept is then a load from the block in constant memory, which the GPU compiler makes an
-    // instruction operand instead of a register held through the step loop.
-    constexpr int targets[] = {BIF_ENSEMBLE_AXIS_TARGETS};
-    BIF_UNROLL
-    for (int a = 0; a < int(sizeof(targets) / sizeof(targets[0])); ++a) {
-        const typename Model::real value = v.axis_values[index_t(a) * v.stride + system];
-        const int slot = targets[a] < 0 ? -1 - targets[a] : targets[a];
-        const bool to_state = targets[a] < 0;
-#else
     for (int a = 0; a < b.axis_count; ++a) {
         const typename Model::real value = v.axis_values[index_t(a) * v.stride + system];
         const int slot = b.axis_slot[a];
         const bool to_state = b.axis_is_state[a] != 0;
-#endif
         if (to_state && v.initial_override) continue;
         BIF_UNROLL
         for (int i = 0; i < Model::num_states; ++i)
@@ -186,11 +173,41 @@ BIF_HD BIF_STEP_LOOP_LINKAGE Status integrate_steps_local(
     return r;
 }
 
-// integrate() toward t_end within the budgets. A call that ran out of the slice budget leaves the
-// system resumable (status Ok).
+// Whether parameter slot `slot` has one value for every system of the run, the block's: the CUDA
+// backend lists such slots in BIF_ENSEMBLE_SHARED_PARAMETERS (engine/cuda/ensemble_source.h:
+// neither swept nor assigned by a reset); elsewhere none is.
+BIF_HD constexpr bool is_shared_parameter(int slot) {
+#if defined(BIF_ENSEMBLE_SHARED_PARAMETERS)
+    constexpr int shared[] = {BIF_ENSEMBLE_SHARED_PARAMETERS};
+    for (int s : shared)
+        if (s == slot) return true;
+#else
+    (void)slot;
+#endif
+    return false;
+}
+
+// The parameters an integration runs with: shared slots read from the block, the rest from the
+// system's own copy. The values are the same either way; what differs is what the GPU compiler
+// knows. A shared value loaded from the block in constant memory is uniform across the warp, so the
+// step loop takes it as a uniform-register or constant-bank operand, as a hand-written kernel takes
+// a kernel argument. From the carry it would be an ordinary register, one more operand read from
+// the register file per use. On an H200, a hand-written Lorenz RK4 kernel with sigma and beta in
+// ordinary registers ran 3.5% (double) and 7.5% (float) slower (tests/bench/NOTES.md).
+template <class IM>
+BIF_HD void parameters_for_run(const IM& m, const typename IM::real* shared, const typename IM::real* own,
+                               typename IM::real* p) {
+    BIF_UNROLL
+    for (int i = 0; i < capacity(IM::num_param_slots); ++i)
+        if (i < m.param_slot_count()) p[i] = is_shared_parameter(i) ? shared[i] : own[i];
+}
+
+// integrate() toward t_end within the budgets, with the system's parameters `p` (and the run's shared
+// ones, `shared`: the block's). A call that ran out of the slice budget leaves the system resumable
+// (status Ok).
 template <class IM, class Stepper, class Observer>
 BIF_HD Status integrate_within(const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p,
-                               typename IM::real t_end,
+                               const typename IM::real* shared, typename IM::real t_end,
                                const SolverSettings<typename IM::real, IM::num_states>& set,
                                const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs,
                                StepBudget& budget) {
@@ -198,8 +215,14 @@ BIF_HD Status integrate_within(const IM& m, Stepper& st, SystemState<IM>& s, typ
     if (allowed <= 0) return Status::StepBudgetSpent;
     const int max_attempts = allowed < 1000000000LL ? int(allowed) : 1000000000;
     const unsigned long long before = s.accepted + s.rejected;
-    Status r = integrate_begin(m, st, s, p, t_end, set);
-    if (r == Status::Running) r = integrate_steps_local(m, st, s, p, t_end, set, max_attempts, ev, obs);
+    typename IM::real p_run[capacity(IM::num_param_slots)];
+    parameters_for_run(m, shared, p, p_run);
+    Status r = integrate_begin(m, st, s, p_run, t_end, set);
+    if (r == Status::Running) r = integrate_steps_local(m, st, s, p_run, t_end, set, max_attempts, ev, obs);
+    // a reset may have changed a slot that is not shared
+    BIF_UNROLL
+    for (int i = 0; i < capacity(IM::num_param_slots); ++i)
+        if (i < m.param_slot_count() && !is_shared_parameter(i)) p[i] = p_run[i];
     const long long used = (long long)(s.accepted + s.rejected - before);
     budget.slice -= used;
     budget.used += used;

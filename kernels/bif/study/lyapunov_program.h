@@ -124,7 +124,8 @@ struct LyapunovProgram {
         Stepper st;
         NoObserver obs;
         const real t_end = b.t0 + b.transient_time;
-        const Status r = integrate_within(m, st, c.base, c.p, t_end, b.solver, b.events, obs, budget);
+        const Status r =
+            integrate_within(m, st, c.base, c.p, b.parameters, t_end, b.solver, b.events, obs, budget);
         if (r == Status::StepBudgetSpent && !budget.run_spent()) return false;
         if (r != Status::Ok) {
             finish(outcome_of(r));
@@ -145,7 +146,8 @@ struct LyapunovProgram {
         for (;;) {
             const real t_end =
                 min_of(c.averaging_start + real(c.renorms + 1) * b.renormalization_interval, t_stop);
-            const Status r = integrate_within(tm, st, c.s, c.p, t_end, set, b.events, obs, budget);
+            const Status r =
+                integrate_within(tm, st, c.s, c.p, b.parameters, t_end, set, b.events, obs, budget);
             if (r == Status::StepBudgetSpent && !budget.run_spent()) return false;
             if (r != Status::Ok) {
                 finish(outcome_of(r));

@@ -224,10 +224,10 @@ struct SectionProgram {
             Status r;
             if (BIF_ENSEMBLE_OBSERVES_STEPS && (b.record_extrema || b.step_accessories) && recording()) {
                 IntervalObserver<Model, IM> obs{im, b, c.stats, recording()};
-                r = integrate_within(im, st, c.s, c.p, t_end, set, ev, obs, budget);
+                r = integrate_within(im, st, c.s, c.p, b.parameters, t_end, set, ev, obs, budget);
             } else {
                 NoObserver obs;
-                r = integrate_within(im, st, c.s, c.p, t_end, set, ev, obs, budget);
+                r = integrate_within(im, st, c.s, c.p, b.parameters, t_end, set, ev, obs, budget);
             }
             if (r == Status::StepBudgetSpent && !budget.run_spent()) break;
             if (r == Status::StoppedByEvent && !strobe && c.s.stop_event == b.section_event) {

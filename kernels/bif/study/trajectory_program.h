@@ -81,8 +81,8 @@ BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View
     } else {
         typename Method::template stepper<Model> st;
         StepBudget budget{slice, c.steps_used, b.max_steps};
-        const Status r =
-            integrate_within(m, st, c.s, c.p, v.times[b.output_count - 1], b.solver, b.events, obs, budget);
+        const Status r = integrate_within(m, st, c.s, c.p, b.parameters, v.times[b.output_count - 1],
+                                          b.solver, b.events, obs, budget);
         c.steps_used = budget.used;
         if (!(r == Status::StepBudgetSpent && !budget.run_spent())) {
             // the last output lies at the end time, where the last step ends exactly
