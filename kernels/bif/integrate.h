@@ -546,7 +546,11 @@ BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, Syste
     // step as an argument, instead of ordinary registers read at every use.
     const real h_settings =
         set.max_step > real(0) ? min_of(set.initial_step, set.max_step) : set.initial_step;
+#if defined(BIF_FIXED_STEP_NO_VOTE) // a tuning switch (tests/bench/NOTES.md)
     if (h_settings > real(0) && h == h_settings)
+#else
+    if (h_settings > real(0) && warp_all(h == h_settings))
+#endif
         return run_fixed_steps(m, stepper, s, p, t_end, h_settings, set, max_attempts, obs);
     return run_fixed_steps(m, stepper, s, p, t_end, h, set, max_attempts, obs);
 }

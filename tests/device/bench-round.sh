@@ -66,15 +66,21 @@ for v in "${variants[@]}"; do
     BENCH_NVRTC_OPTIONS="$v" BENCH_MIN_BLOCKS= timeout 120 "$bench/$b" 2>&1 | grep -E "ratio|FAILED"
   done
 done >"$out/variants.log" 2>&1
-# BENCH_NCU=1: Nsight Compute on the first 8 double Lorenz launches at 2^20 (6 of Bifscope's kernel,
-# the hand-written one plain and at Bifscope's occupancy), the sections that say where issue slots
-# go; printed as a few metrics
+# BENCH_NCU="lorenz duffing": Nsight Compute on the benchmark's first launches: Lorenz double 2^20
+# (6 of Bifscope's kernel, then the hand-written one), Duffing (4 of Bifscope's, then the
+# hand-written one); the sections that say where issue slots go, a few metrics printed
 if [[ -n ${BENCH_NCU:-} ]] && command -v ncu >/dev/null; then
-  BENCH_MIN_BLOCKS= timeout 300 ncu -k 'regex:^(bif_ensemble_advance|hand_lorenz_rk4_double)$' -c 8 \
-    --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
-    --section InstructionStats --section ComputeWorkloadAnalysis --print-details all \
-    "$bench/bench_cuda_lorenz" >"$out/ncu.log" 2>&1
-  echo "ncu exit $?" >>"$out/ncu.log"
+  sections=(--section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats
+    --section InstructionStats --section ComputeWorkloadAnalysis --print-details all)
+  for c in $BENCH_NCU; do
+    case $c in
+    lorenz) BENCH_MIN_BLOCKS= timeout 300 ncu -k 'regex:^(bif_ensemble_advance|hand_lorenz_rk4_double)$' -c 7 \
+      "${sections[@]}" "$bench/bench_cuda_lorenz" >"$out/ncu-$c.log" 2>&1 ;;
+    duffing) BENCH_MIN_BLOCKS= timeout 300 ncu -k 'regex:^(bif_ensemble_advance|hand_duffing_rkck45)$' -c 5 \
+      "${sections[@]}" "$bench/bench_cuda_duffing" >"$out/ncu-$c.log" 2>&1 ;;
+    esac
+    echo "ncu exit $?" >>"$out/ncu-$c.log"
+  done
 fi
 tar -C "$out" -czf "$out/kernels.tgz" kernels && rm -rf "$out/kernels"
 echo "== build"; cat "$out/build.log"
@@ -84,4 +90,9 @@ echo "== sass"; cat "$out/sass.log"
 [[ -f $out/agreement-old.log ]] && { echo "== agreement, old tree"; grep -E "systems:|passed|failed|exit" "$out/agreement-old.log" | tail -16; }
 for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do echo "== $b"; cat "$out/$b.log"; done
 echo "== variants"; cat "$out/variants.log"
-[[ -f $out/ncu.log ]] && echo "== ncu" && grep -E "bif_ensemble_advance|hand_lorenz|Achieved Occupancy|Issue Slots Busy|No Eligible|Eligible Warps|Warp Cycles Per Issued|FP64|Executed Ipc A|Registers Per|ncu exit" "$out/ncu.log"
+for f in "$out"/ncu-*.log; do
+  [[ -f $f ]] || continue
+  echo "== $(basename "$f")"
+  awk '/^  [a-z_]+ \(/{n++; name=$1} /Executed Instructions  |Elapsed Cycles|Achieved Occupancy|Issue Slots Busy|Eligible Warps Per|Warp Cycles Per Issued|Registers Per Thread  |Stall (Math|Not Sel|Wait|Long|Short|LG|Branch|No Inst|MIO|Barrier)/{v[name" "$1" "$2" "$3" "$4]=$NF} /ncu exit/{print}
+    END{for (k in v) print k, v[k]}' "$f" | sort
+done
