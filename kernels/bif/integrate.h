@@ -546,7 +546,12 @@ BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, Syste
     // step as an argument, instead of ordinary registers read at every use.
     const real h_settings =
         set.max_step > real(0) ? min_of(set.initial_step, set.max_step) : set.initial_step;
-#if defined(BIF_FIXED_STEP_NO_VOTE) // a tuning switch (tests/bench/NOTES.md)
+#if defined(BIF_EXPERIMENT_RAW_STEP)
+    if (set.initial_step > real(0))
+        return run_fixed_steps(m, stepper, s, p, t_end, set.initial_step, set, max_attempts, obs);
+#elif defined(BIF_EXPERIMENT_STEP_FROM_SETTINGS)
+    if (h_settings > real(0))
+#elif defined(BIF_FIXED_STEP_NO_VOTE) // a tuning switch (tests/bench/NOTES.md)
     if (h_settings > real(0) && h == h_settings)
 #else
     if (h_settings > real(0) && warp_all(h == h_settings))

@@ -78,6 +78,11 @@ if [[ -n ${BENCH_NCU:-} ]] && command -v ncu >/dev/null; then
       "${sections[@]}" "$bench/bench_cuda_lorenz" >"$out/ncu-$c.log" 2>&1 ;;
     duffing) BENCH_MIN_BLOCKS= timeout 300 ncu -k 'regex:^(bif_ensemble_advance|hand_duffing_rkck45)$' -c 5 \
       "${sections[@]}" "$bench/bench_cuda_duffing" >"$out/ncu-$c.log" 2>&1 ;;
+    duffing-source) # executed instructions per SASS instruction, as CSV, one kernel per run
+      for k in bif_ensemble_advance hand_duffing_rkck45; do
+        BENCH_MIN_BLOCKS= timeout 300 ncu -k "regex:^$k\$" -c 1 --section SourceCounters --page source \
+          --print-source sass --csv "$bench/bench_cuda_duffing" >"$out/source-$k.csv" 2>&1
+      done ;;
     esac
     echo "ncu exit $?" >>"$out/ncu-$c.log"
   done
