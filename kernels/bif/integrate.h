@@ -430,15 +430,16 @@ BIF_HD FixedPlan plan_fixed_steps(Real t, Real t_end, Real h, int budget) {
 // the end state is finite; a non-finite component cannot become finite again (y + h (...) keeps a
 // NaN or an infinity), so a finite end state means every step was finite, and the caller repeats a
 // non-finite run checked, from the unchanged start, to find where it failed.
-// A stepper that caches something of its step size (Rk4: h / 6) is told the fixed step once, before
-// the loop, so that the loop does not test the cache at every step.
-template <class Stepper>
-BIF_HD auto prepare_fixed_step(Stepper& st, typename Stepper::real h, int)
-    -> decltype(st.prepare_fixed_step(h)) {
-    st.prepare_fixed_step(h);
+// A stepper that caches fractions of its step size (Rk4: h / 2, h / 6) is told the fixed step once,
+// before the loop, with the settings that may hold those fractions already, so that the loop
+// neither tests the cache nor computes them.
+template <class Stepper, class Settings>
+BIF_HD auto prepare_fixed_step(Stepper& st, typename Stepper::real h, const Settings& set, int)
+    -> decltype(st.prepare_fixed_step(h, set)) {
+    st.prepare_fixed_step(h, set);
 }
-template <class Stepper>
-BIF_HD void prepare_fixed_step(Stepper&, typename Stepper::real, long) {}
+template <class Stepper, class Settings>
+BIF_HD void prepare_fixed_step(Stepper&, typename Stepper::real, const Settings&, long) {}
 
 // Steps per iteration of the fixed-step loop (a tuning switch, tests/bench/NOTES.md).
 #ifndef BIF_FIXED_STEP_UNROLL
@@ -462,7 +463,7 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
     real y_new[N];
     int done = 0;
     Status status = Status::Ok;
-    prepare_fixed_step(st, h, 0);
+    prepare_fixed_step(st, h, set, 0);
     BIF_UNROLL_IF(BIF_FIXED_STEP_UNROLL)
     for (; done < plan.full; ++done) {
         const real t_step = t + (real(done) * h - t_low);
@@ -539,24 +540,12 @@ BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, Syste
     using real = typename Model::real;
     const real h = set.max_step > real(0) ? min_of(s.h, set.max_step) : s.h;
     if (ev.equilibrium_steps > 0) s.zone_steps = 0;
-    // The step the settings give (the initial step within max_step) is every system's fixed step
-    // unless a system chose its own. Passed on as read from the settings rather than as the equal
-    // carried s.h, it is a value the GPU compiler knows to be uniform across the warp: h and h/2
-    // become uniform-register operands of the step loop, as in a hand-written kernel that takes the
-    // step as an argument, instead of ordinary registers read at every use.
-    const real h_settings =
-        set.max_step > real(0) ? min_of(set.initial_step, set.max_step) : set.initial_step;
-#if defined(BIF_EXPERIMENT_RAW_STEP)
-    if (set.initial_step > real(0))
-        return run_fixed_steps(m, stepper, s, p, t_end, set.initial_step, set, max_attempts, obs);
-#elif defined(BIF_EXPERIMENT_STEP_FROM_SETTINGS)
-    if (h_settings > real(0))
-#elif defined(BIF_FIXED_STEP_NO_VOTE) // a tuning switch (tests/bench/NOTES.md)
-    if (h_settings > real(0) && h == h_settings)
-#else
-    if (h_settings > real(0) && warp_all(h == h_settings))
-#endif
-        return run_fixed_steps(m, stepper, s, p, t_end, h_settings, set, max_attempts, obs);
+    // The settings' own fixed step (set.fixed_step, fill_fixed_step) is every system's unless a
+    // system chose its own. Passed on as read from the settings, rather than as the equal carried
+    // s.h, the loop's step and its fractions (the stepper's prepare_fixed_step) are loads from the
+    // settings: in constant memory on a GPU, warp-uniform operands of every step.
+    if (set.fixed_step > real(0) && h == set.fixed_step)
+        return run_fixed_steps(m, stepper, s, p, t_end, set.fixed_step, set, max_attempts, obs);
     return run_fixed_steps(m, stepper, s, p, t_end, h, set, max_attempts, obs);
 }
 

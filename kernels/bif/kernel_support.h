@@ -31,17 +31,6 @@ BIF_HD constexpr Real failed_step_error() {
     return Real(1e30);
 }
 
-// True when `c` holds for every active thread of the warp (on the host: c). A branch on it is
-// uniform across the warp, so the GPU compiler may keep values computed from uniform sources inside
-// it in uniform registers.
-BIF_HD BIF_FORCEINLINE bool warp_all(bool c) {
-#if defined(__CUDA_ARCH__)
-    return __all_sync(__activemask(), c);
-#else
-    return c;
-#endif
-}
-
 // A C array needs at least one element; models may have no events or observables.
 BIF_HD constexpr int capacity(int n) {
     return n > 0 ? n : 1;

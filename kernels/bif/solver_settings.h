@@ -27,6 +27,15 @@ struct SolverSettings {
     int max_steps = 1000000;     // attempted steps (accepted + rejected) allowed in one integrate() call
     bool adaptive = true;        // false: every method steps with initial_step, no error control
     ErrorNorm norm = ErrorNorm::Rms;
+    // The fixed step (initial_step within max_step; 0 for none) and its half and sixth, the
+    // fractions the classical RK4 steps with, worked out once by fill_fixed_step() where settings
+    // are made for a run. A GPU step loop takes them from the settings in constant memory as
+    // warp-uniform operands; a product computed in the loop would be one more ordinary register per
+    // thread, read at every use (tests/bench/NOTES.md: 2-5% of an RK4 Lorenz step). Settings made
+    // without it keep 0 and the steppers compute the fractions themselves, to the same values.
+    Real fixed_step = Real(0);
+    Real fixed_half = Real(0);
+    Real fixed_sixth = Real(0);
 
     BIF_HD void set_tolerances(Real relative, Real absolute) {
         for (int i = 0; i < N; ++i) {
@@ -35,6 +44,14 @@ struct SolverSettings {
         }
     }
 };
+
+template <class Real, int N>
+BIF_HD void fill_fixed_step(SolverSettings<Real, N>& s) {
+    const Real h = s.max_step > Real(0) && s.max_step < s.initial_step ? s.max_step : s.initial_step;
+    s.fixed_step = h > Real(0) ? h : Real(0);
+    s.fixed_half = Real(0.5) * s.fixed_step;
+    s.fixed_sixth = s.fixed_step / Real(6);
+}
 
 template <class Real, int N>
 BIF_HD SolverSettings<Real, N> make_settings(Real relative, Real absolute) {
@@ -49,6 +66,7 @@ BIF_HD SolverSettings<Real, N> fixed_step_settings(Real h) {
     s.set_tolerances(Real(1), Real(1));
     s.adaptive = false;
     s.initial_step = h;
+    fill_fixed_step(s);
     return s;
 }
 

@@ -101,3 +101,5 @@ for f in "$out"/ncu-*.log; do
   awk '/^  [a-z_]+ \(/{n++; name=$1} /Executed Instructions  |Elapsed Cycles|Achieved Occupancy|Issue Slots Busy|Eligible Warps Per|Warp Cycles Per Issued|Registers Per Thread  |Stall (Math|Not Sel|Wait|Long|Short|LG|Branch|No Inst|MIO|Barrier)/{v[name" "$1" "$2" "$3" "$4]=$NF} /ncu exit/{print}
     END{for (k in v) print k, v[k]}' "$f" | sort
 done
+# the device tool brings back a few files only: everything in one archive
+tar -C "$out" -czf "$root/round.tgz" . && find "$out" -mindepth 1 -delete && mv "$root/round.tgz" "$out/round.tgz"

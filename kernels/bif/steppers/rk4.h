@@ -30,15 +30,25 @@ struct Rk4 {
     bool ready = false;
     real f0[N] = {}; // f(t_n, y_n)
     real f1[N] = {}; // f(t_{n+1}, y_{n+1}) once accepted
-    // h / 6 of the last step size seen: a fixed step repeats it, and a correctly rounded division
-    // costs a GPU about as much as a right-hand side (the same quotient, computed once; the test
-    // compares bits, as h == sixth_of but without an FP64 instruction)
-    real sixth_of = real(0);
+    // h / 2 and h / 6 of the step size `fractions_of`: a fixed step repeats it, and a correctly
+    // rounded division costs a GPU about as much as a right-hand side (the same quotients, worked
+    // out once; the test compares bits, as h == fractions_of but without an FP64 instruction)
+    real fractions_of = real(0);
+    real half = real(0);
     real sixth = real(0);
 
-    BIF_HD void prepare_fixed_step(real h) {
-        sixth_of = h;
-        sixth = h / real(6);
+    // The settings' fixed step comes with its fractions (fill_fixed_step, the same arithmetic), read
+    // from the settings rather than recomputed: on a GPU they are then warp-uniform operands.
+    template <class Settings>
+    BIF_HD void prepare_fixed_step(real h, const Settings& s) {
+        fractions_of = h;
+        if (bits_of(h) == bits_of(s.fixed_step)) {
+            half = s.fixed_half;
+            sixth = s.fixed_sixth;
+        } else {
+            half = real(0.5) * h;
+            sixth = h / real(6);
+        }
     }
 
     BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
@@ -51,21 +61,26 @@ struct Rk4 {
     BIF_HD real attempt(const Model& m, real t, const real* y, const real* p, real& h, real* y_new,
                         const Settings&) {
         const int n = m.dimension();
+        if (bits_of(h) != bits_of(fractions_of)) { // on the integer units
+            fractions_of = h;
+            half = real(0.5) * h;
+            sixth = h / real(6);
+        }
         real k[N];
         real acc[N];
         real tmp[N];
         // k2 = f(t + h/2, y + h/2 k1)
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
-            tmp[i] = y[i] + real(0.5) * h * f0[i];
-        m.rhs(t + real(0.5) * h, tmp, p, k);
+            tmp[i] = y[i] + half * f0[i];
+        m.rhs(t + half, tmp, p, k);
         // acc = k1 + 2 k2;  k3 = f(t + h/2, y + h/2 k2)
         BIF_UNROLL
         for (int i = 0; i < n; ++i) {
             acc[i] = f0[i] + real(2) * k[i];
-            tmp[i] = y[i] + real(0.5) * h * k[i];
+            tmp[i] = y[i] + half * k[i];
         }
-        m.rhs(t + real(0.5) * h, tmp, p, k);
+        m.rhs(t + half, tmp, p, k);
         // acc += 2 k3;  k4 = f(t + h, y + h k3)
         BIF_UNROLL
         for (int i = 0; i < n; ++i) {
@@ -74,11 +89,6 @@ struct Rk4 {
         }
         m.rhs(t + h, tmp, p, k);
         // y_new = y + h/6 (k1 + 2 k2 + 2 k3 + k4)
-        if (bits_of(h) != bits_of(sixth_of)) { // on the integer units
-
-            sixth_of = h;
-            sixth = h / real(6);
-        }
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             y_new[i] = y[i] + sixth * (acc[i] + k[i]);

@@ -82,6 +82,7 @@ BIF_HD Block<Model> make_block(const Model& m, const StudySpec& s) {
     b.solver.max_growth = real(s.max_growth);
     b.solver.max_shrink = real(s.max_shrink);
     b.solver.adaptive = s.adaptive != 0;
+    fill_fixed_step(b.solver);
     b.max_steps = s.max_steps;
     b.t0 = real(s.t0);
     // user parameters only; derived slots are completed per system

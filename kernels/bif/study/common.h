@@ -107,6 +107,9 @@ BIF_HD void widen_settings(const SolverSettings<Real, N>& base, int n, int dim,
     out.pi_beta = base.pi_beta;
     out.adaptive = base.adaptive;
     out.norm = base.norm;
+    out.fixed_step = base.fixed_step;
+    out.fixed_half = base.fixed_half;
+    out.fixed_sixth = base.fixed_sixth;
 }
 
 // The settings a program integrates its model of `Dim` components with: the block's own (one copy
