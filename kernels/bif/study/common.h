@@ -129,14 +129,26 @@ BIF_HD const SolverSettings<Real, Dim>& settings_for(const SolverSettings<Real, 
     }
 }
 
-// The step budgets of one advance_system call (`slice`, attempts left in this call) and of the
-// whole run (`used` of `total`).
+// Integration intervals (section periods, renormalisation intervals) one advance_system call takes
+// at most. A call that ends mid-interval leaves each system of a GPU warp at its own point of an
+// interval, and every interval end of the next call then makes the systems that got there first
+// wait at the reconvergence point for the others: with calls cut by attempts alone that cost the
+// Duffing benchmark 5% of its warp instructions (26.4 of 32 threads active against 27.7 in the
+// hand-written kernel, the same thread work). Systems of similar dynamics take the same number of
+// intervals per call and stay in step. Deterministic like the attempt budget: what ends a call
+// depends only on the system's own trajectory.
+inline constexpr int slice_intervals = 32;
+
+// The step budgets of one advance_system call (`slice`, attempts left in this call, and
+// `intervals`, integration intervals it may still start) and of the whole run (`used` of `total`).
 struct StepBudget {
     long long slice;
     long long used;
     long long total;
+    int intervals = slice_intervals;
 
     BIF_HD long long allowed() const {
+        if (intervals <= 0) return 0;
         const long long run_left = total - used;
         return slice < run_left ? slice : run_left;
     }
@@ -229,6 +241,7 @@ BIF_HD Status integrate_within(const IM& m, Stepper& st, SystemState<IM>& s, typ
     const long long used = (long long)(s.accepted + s.rejected - before);
     budget.slice -= used;
     budget.used += used;
+    if (r != Status::StepBudgetSpent) --budget.intervals;
     if (r == Status::StepBudgetSpent && !budget.run_spent()) s.status = Status::Ok;
     return r;
 }

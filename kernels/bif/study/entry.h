@@ -45,7 +45,8 @@
 
 namespace bif::ensemble {
 
-// Every backend advances a system in calls of this many attempted steps. A call restarts the stepper
+// Every backend advances a system in calls of this many attempted steps, or of slice_intervals
+// integration intervals (bif/study/common.h) when those take fewer. A call restarts the stepper
 // (its first stage is evaluated afresh), which can change the last digits of what follows; with the
 // same boundaries everywhere a result depends neither on timing nor on the backend's launch sizes.
 inline constexpr long long slice_steps = 4096;
