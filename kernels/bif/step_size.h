@@ -36,14 +36,19 @@ struct StepController {
 template <class Real, int N>
 BIF_HD Real step_after_accept(StepController<Real>& c, Real h, Real err, int error_order,
                               const SolverSettings<Real, N>& s) {
-    const Real alpha = Real(1) / Real(error_order + 1) - Real(0.75) * s.pi_beta;
     const Real e = max_of(err, Real(1e-10));
-    // fac = safety * err^(-alpha) * err_prev^(beta)
-    Real fac = s.safety * controller_pow(e, -alpha);
-    if (s.pi_beta > Real(0)) fac *= controller_pow(c.err_prev, s.pi_beta);
+    Real fac;
+    if (s.pi_beta > Real(0)) {
+        // fac = safety * err^(-alpha) * err_prev^(beta)
+        const Real alpha = Real(1) / Real(error_order + 1) - Real(0.75) * s.pi_beta;
+        fac = s.safety * controller_pow(e, -alpha) * controller_pow(c.err_prev, s.pi_beta);
+        c.err_prev = max_of(err, Real(1e-4));
+    } else {
+        // the I controller: a constant exponent, and no memory to keep
+        fac = s.safety * controller_pow(e, -Real(1) / Real(error_order + 1));
+    }
     fac = min_of(max_of(fac, s.max_shrink), s.max_growth);
     if (c.rejected_last) fac = min_of(fac, Real(1));
-    c.err_prev = max_of(err, Real(1e-4));
     c.rejected_last = false;
     return h * fac;
 }
