@@ -19,18 +19,13 @@ namespace bif::cuda {
 inline constexpr unsigned ensemble_threads = 128;
 
 // Blocks of ensemble_threads per multiprocessor that bif_ensemble_advance's register allocation
-// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh), the fastest of the
-// bounds measured on the benchmarks (tests/bench/NOTES.md): 5 (96 registers) for a fixed-step
-// method in double, 6 (80) in float and for an adaptive method, whose longer step (controller, error
-// norm) hides its latency better with more warps. An ensemble that gives each multiprocessor fewer
-// blocks than that gets a looser bound (at least 3: 168 registers), as it cannot use the
-// occupancy. 0: the compiler's choice; ensemble_min_blocks_default: this rule.
+// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh): 7 in double (72
+// registers), 6 in float (80), the fastest of the bounds measured on the benchmarks
+// (tests/bench/NOTES.md). An ensemble that gives each multiprocessor fewer blocks than that gets a
+// looser bound (at least 3: 168 registers), as it cannot use the occupancy. 0: the compiler's
+// choice; ensemble_min_blocks_default: this rule.
 inline constexpr int ensemble_min_blocks_default = -1;
-int ensemble_min_blocks(codegen::Precision precision, bool adaptive, std::size_t systems = 0,
-                        int multiprocessors = 0);
-
-// Whether the study's method controls its step size (every method but RK4).
-bool adaptive_steps(const study::ResolvedStudy& study);
+int ensemble_min_blocks(codegen::Precision precision, std::size_t systems = 0, int multiprocessors = 0);
 
 // What the entry lines tell the kernel headers about the study, each a compile-time switch.
 struct EnsembleKernelOptions {
