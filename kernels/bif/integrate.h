@@ -441,12 +441,15 @@ BIF_HD auto prepare_fixed_step(Stepper& st, typename Stepper::real h, const Sett
 template <class Stepper, class Settings>
 BIF_HD void prepare_fixed_step(Stepper&, typename Stepper::real, const Settings&, long) {}
 
-// Steps per iteration of the fixed-step loop (a tuning switch): 8 measured best on an H200 (Lorenz
-// RK4 float 1.650 ms against 1.727 at 4, double 2.966 against 2.980; tests/bench/NOTES.md).
+// Steps per iteration of the hot fixed-step loop (a tuning switch): 8 measured best on an H200
+// (Lorenz RK4 float 1.650 ms against 1.727 at 4, double 2.966 against 2.980; tests/bench/NOTES.md).
+// Only that loop is unrolled (the unchecked run of a method without an error estimate, with the
+// settings' own step): every copy of a step is compiled, and unrolling the rare paths too made a
+// cold NVRTC compile of a small model 6-9 s instead of 1-4.
 #ifndef BIF_FIXED_STEP_UNROLL
 #define BIF_FIXED_STEP_UNROLL 8
 #endif
-template <bool Checked, class Model, class Stepper, class Observer>
+template <bool Checked, int Unroll, class Model, class Stepper, class Observer>
 BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model>& s,
                              typename Model::real* p_out, typename Model::real t_end, typename Model::real h,
                              FixedPlan plan,
@@ -465,7 +468,7 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
     int done = 0;
     Status status = Status::Ok;
     prepare_fixed_step(st, h, set, 0);
-    BIF_UNROLL_IF(BIF_FIXED_STEP_UNROLL)
+    BIF_UNROLL_IF(Unroll)
     for (; done < plan.full; ++done) {
         const real t_step = t + (real(done) * h - t_low);
         real h_step = h;
@@ -517,18 +520,19 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
     return status;
 }
 
-// The plan of steps of size h toward t_end, run unchecked first where the method allows.
-template <class Model, class Stepper, class Observer>
+// The plan of steps of size h toward t_end, run unchecked first where the method allows (the hot
+// loop, unrolled by `Unroll`); the checked rerun is not unrolled.
+template <int Unroll, class Model, class Stepper, class Observer>
 BIF_HD Status run_fixed_steps(const Model& m, Stepper& stepper, SystemState<Model>& s,
                               typename Model::real* p, typename Model::real t_end, typename Model::real h,
                               const SolverSettings<typename Model::real, Model::num_states>& set,
                               int max_attempts, Observer& obs) {
     const FixedPlan plan = plan_fixed_steps(s.t, t_end, h, max_attempts);
     if constexpr (Stepper::error_order == 0) {
-        const Status fast = run_fixed_plan<false>(m, stepper, s, p, t_end, h, plan, set, obs);
+        const Status fast = run_fixed_plan<false, Unroll>(m, stepper, s, p, t_end, h, plan, set, obs);
         if (fast != Status::NonFinite) return fast;
     }
-    return run_fixed_plan<true>(m, stepper, s, p, t_end, h, plan, set, obs);
+    return run_fixed_plan<true, 1>(m, stepper, s, p, t_end, h, plan, set, obs);
 }
 
 template <class Model, class Stepper, class Observer>
@@ -542,12 +546,14 @@ BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, Syste
     const real h = set.max_step > real(0) ? min_of(s.h, set.max_step) : s.h;
     if (ev.equilibrium_steps > 0) s.zone_steps = 0;
     // The settings' own fixed step (set.fixed_step, fill_fixed_step) is every system's unless a
-    // system chose its own. Passed on as read from the settings, rather than as the equal carried
-    // s.h, the loop's step and its fractions (the stepper's prepare_fixed_step) are loads from the
-    // settings: in constant memory on a GPU, warp-uniform operands of every step.
+    // system chose its own (no initial step given: estimated per system). Passed on as read from the
+    // settings, rather than as the equal carried s.h, the loop's step and its fractions (the
+    // stepper's prepare_fixed_step) are loads from the settings: in constant memory on a GPU,
+    // warp-uniform operands of every step.
+    constexpr int unroll = Stepper::error_order == 0 ? BIF_FIXED_STEP_UNROLL : 1;
     if (set.fixed_step > real(0) && h == set.fixed_step)
-        return run_fixed_steps(m, stepper, s, p, t_end, set.fixed_step, set, max_attempts, obs);
-    return run_fixed_steps(m, stepper, s, p, t_end, h, set, max_attempts, obs);
+        return run_fixed_steps<unroll>(m, stepper, s, p, t_end, set.fixed_step, set, max_attempts, obs);
+    return run_fixed_steps<1>(m, stepper, s, p, t_end, h, set, max_attempts, obs);
 }
 
 } // namespace detail

@@ -83,7 +83,7 @@ phase build build.log 240 cmake --build "$build" -j "$jobs" -- -k 0
 
 export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache
 phase "ctest -L gpu" ctest-gpu.log 200 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 150 -V
-phase "ctest -L engine" ctest-engine.log 140 ctest --test-dir "$build" -L engine --output-on-failure --timeout 60 \
+phase "ctest -L engine" ctest-engine.log 140 ctest --test-dir "$build" -L engine --output-on-failure --timeout 120 \
   -j "$jobs"
 
 bench_dir=$build/tests/bench
