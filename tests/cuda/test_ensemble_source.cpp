@@ -1,0 +1,74 @@
+// What the CUDA backend tells the kernel headers about a study at compile time: which parameters
+// every system shares (read from constant memory by the step loop, so a wrong entry would silently
+// replace a swept or reset value), and the register bound per precision and model size.
+#include "engine/cuda/ensemble_source.h"
+#include "engine/model/parse.h"
+#include "engine/study/resolved_study.h"
+
+#include <catch2/catch.hpp>
+#include <memory>
+
+using namespace bif;
+
+namespace {
+
+// Four parameters; an event assigns c.
+const char* kModel = R"(x'=a*y-x
+y'=-b*x+d*sin(t)
+par a=1,b=2,c=3,d=4
+global -1 x {y=-c*y;c=c+1}
+init x=1,y=0
+done
+)";
+
+study::ResolvedStudy resolved(std::vector<study::ResolvedAxis> axes) {
+    auto parsed = model::parse_model(kModel);
+    REQUIRE(parsed.model.has_value());
+    study::ResolvedStudy r;
+    r.model = std::make_shared<const model::Model>(std::move(*parsed.model));
+    r.axes = std::move(axes);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("a parameter is shared unless a sweep or a reset gives a system its own value", "[cuda][source]") {
+    REQUIRE(resolved({}).model->num_parameters() == 4);
+    // c (slot 2) is assigned by the event: never shared
+    CHECK(cuda::shared_parameter_slots(resolved({})) == std::vector<int>{0, 1, 3});
+    CHECK(cuda::shared_parameter_slots(resolved({{study::SweepTarget::Parameter, "b", 1}})) ==
+          std::vector<int>{0, 3});
+    CHECK(cuda::shared_parameter_slots(
+              resolved({{study::SweepTarget::Parameter, "d", 3}, {study::SweepTarget::Parameter, "a", 0}})) ==
+          std::vector<int>{1});
+    // sweeping an initial value leaves the parameters alone, whatever its index
+    CHECK(cuda::shared_parameter_slots(resolved({{study::SweepTarget::InitialValue, "y", 1}})) ==
+          std::vector<int>{0, 1, 3});
+}
+
+TEST_CASE("the entry lines carry the shared slots and the register bound", "[cuda][source]") {
+    cuda::EnsembleKernelOptions options;
+    options.min_blocks = 7;
+    options.shared_parameters = {0, 3};
+    const std::string text = cuda::ensemble_entry_source("BifModel", 0, "Rk4", options);
+    CHECK(text.find("#define BIF_ENSEMBLE_SHARED_PARAMETERS 0, 3\n") != std::string::npos);
+    CHECK(text.find("#define BIF_ENSEMBLE_MIN_BLOCKS 7\n") != std::string::npos);
+    CHECK(text.find("BIF_ENSEMBLE_KERNELS(BifModel, 0, bif::ensemble::methods::Rk4)") != std::string::npos);
+    // nothing shared: no list at all (an empty initializer would not compile)
+    const std::string none = cuda::ensemble_entry_source("BifModel", 0, "Rk4", {});
+    CHECK(none.find("BIF_ENSEMBLE_SHARED_PARAMETERS") == std::string::npos);
+}
+
+TEST_CASE("the register bound follows the precision, the model size and the ensemble size",
+          "[cuda][source]") {
+    using codegen::Precision;
+    CHECK(cuda::ensemble_min_blocks(Precision::Float, 3) == 6);
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, 3) == 7);
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, cuda::small_model_states) == 7);
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, cuda::small_model_states + 1) == 5);
+    // 2^20 systems fill 132 multiprocessors many times over: the bound stands
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, 2, std::size_t(1) << 20, 132) == 7);
+    // 46080 systems are 360 blocks, under 3 per multiprocessor: the loosest bound
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, 2, 46080, 132) == 3);
+    CHECK(cuda::ensemble_min_blocks(Precision::Float, 2, 4 * 128 * 132, 132) == 4);
+}
