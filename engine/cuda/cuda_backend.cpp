@@ -70,10 +70,10 @@ class CudaBackend : public study::Backend {
         const auto compile_start = Clock::now();
         const ModuleCompiler compiler;
         const std::size_t per_device = (study.system_count() + devices.size() - 1) / devices.size();
-        const int min_blocks = options_.min_blocks != ensemble_min_blocks_default
-                                   ? options_.min_blocks
-                                   : ensemble_min_blocks(info.precision, int(study.model->num_states()),
-                                                         per_device, devices.front().multiprocessors);
+        const int min_blocks =
+            options_.min_blocks != ensemble_min_blocks_default
+                ? options_.min_blocks
+                : ensemble_min_blocks(info.precision, per_device, devices.front().multiprocessors);
         const CompileRequest request = ensemble_request(study, info.precision, spec.program(), min_blocks);
         std::map<std::string, CompiledModule> modules; // by target
         std::vector<EnsembleDevice> ensemble_devices;

@@ -7,8 +7,8 @@
 
 namespace bif::cuda {
 
-int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems, int multiprocessors) {
-    const int bound = precision == codegen::Precision::Float ? 6 : states <= small_model_states ? 7 : 5;
+int ensemble_min_blocks(codegen::Precision precision, std::size_t systems, int multiprocessors) {
+    const int bound = precision == codegen::Precision::Float ? 6 : 7;
     if (systems == 0 || multiprocessors <= 0) return bound;
     const std::size_t blocks = (systems + ensemble_threads - 1) / ensemble_threads;
     const std::size_t per_multiprocessor =
@@ -46,9 +46,8 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
                                 int min_blocks) {
     const std::string type = "BifModel";
     EnsembleKernelOptions options;
-    options.min_blocks = min_blocks == ensemble_min_blocks_default
-                             ? ensemble_min_blocks(precision, int(study.model->num_states()))
-                             : min_blocks;
+    options.min_blocks =
+        min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision) : min_blocks;
     options.observes_steps = ensemble::observes_steps(cpu::SpecStorage(study).spec());
     options.shared_parameters = shared_parameter_slots(study);
     return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,

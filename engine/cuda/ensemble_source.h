@@ -19,17 +19,13 @@ namespace bif::cuda {
 inline constexpr unsigned ensemble_threads = 128;
 
 // Blocks of ensemble_threads per multiprocessor that bif_ensemble_advance's register allocation
-// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh), the fastest of the
-// bounds measured on the benchmarks (tests/bench/NOTES.md): 6 in float (80 registers); in double 7
-// (72) for a model of at most small_model_states states, 5 (96) for a larger one, whose step needs
-// more registers (at 72 a 28-state model's cold compile took twice as long as at 96: ptxas works
-// through the spills). An ensemble that gives each multiprocessor fewer blocks than that gets a
+// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh): 7 in double (72
+// registers), 6 in float (80), the fastest of the bounds measured on the benchmarks
+// (tests/bench/NOTES.md). An ensemble that gives each multiprocessor fewer blocks than that gets a
 // looser bound (at least 3: 168 registers), as it cannot use the occupancy. 0: the compiler's
 // choice; ensemble_min_blocks_default: this rule.
-inline constexpr int small_model_states = 4;
 inline constexpr int ensemble_min_blocks_default = -1;
-int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems = 0,
-                        int multiprocessors = 0);
+int ensemble_min_blocks(codegen::Precision precision, std::size_t systems = 0, int multiprocessors = 0);
 
 // What the entry lines tell the kernel headers about the study, each a compile-time switch.
 struct EnsembleKernelOptions {
