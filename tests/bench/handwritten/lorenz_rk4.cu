@@ -17,7 +17,8 @@ __device__ __forceinline__ void lorenz_rhs(Real sigma, Real rho, Real beta, Real
 
 template <class Real>
 __device__ __forceinline__ void lorenz_rk4_system(Real rho, Real* __restrict__ out, unsigned long long i,
-                                                  unsigned long long n, int steps, Real h, Real sigma, Real beta) {
+                                                  unsigned long long n, int steps, Real h, Real sigma,
+                                                  Real beta) {
     Real x = Real(1), y = Real(0), z = Real(0);
     const Real h2 = h * Real(0.5), h6 = h / Real(6);
     for (int s = 0; s < steps; ++s) {
@@ -60,18 +61,18 @@ extern "C" __global__ void __launch_bounds__(128)
 // kernel whose every parameter may be swept holds them) instead of kernel arguments (constant-bank
 // instruction operands).
 template <class Real>
-__device__ __forceinline__ void lorenz_rk4_thread_params(const Real* __restrict__ rho_values,
-                                                         const Real* __restrict__ sigma_values,
-                                                         const Real* __restrict__ beta_values, Real* __restrict__ out,
-                                                         unsigned long long n, int steps, Real h) {
+__device__ __forceinline__ void
+lorenz_rk4_thread_params(const Real* __restrict__ rho_values, const Real* __restrict__ sigma_values,
+                         const Real* __restrict__ beta_values, Real* __restrict__ out, unsigned long long n,
+                         int steps, Real h) {
     const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     lorenz_rk4_system(rho_values[i], out, i, n, steps, h, sigma_values[i], beta_values[i]);
 }
 
 extern "C" __global__ void __launch_bounds__(128)
-    hand_lorenz_rk4_double_thread_params(const double* rho, const double* sigma, const double* beta, double* out,
-                                         unsigned long long n, int steps, double h) {
+    hand_lorenz_rk4_double_thread_params(const double* rho, const double* sigma, const double* beta,
+                                         double* out, unsigned long long n, int steps, double h) {
     lorenz_rk4_thread_params<double>(rho, sigma, beta, out, n, steps, h);
 }
 
