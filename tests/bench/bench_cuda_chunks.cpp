@@ -103,18 +103,16 @@ void run_case(const char* name, const char* row_period, std::size_t n, std::size
 } // namespace
 
 int main() {
-    const auto& driver = cuda::DriverLibrary::instance();
-    const auto& nvrtc = cuda::NvrtcLibrary::instance();
-    if (!driver.available() || driver.device_count() == 0 || !nvrtc.available()) {
-        std::printf("SKIPPED: %s\n", !driver.available() ? driver.unavailable_reason().c_str()
-                                                         : nvrtc.unavailable_reason().c_str());
+    if (const std::string missing = bench::gpu_missing(); !missing.empty()) {
+        std::printf("SKIPPED: %s\n", missing.c_str());
         return 77;
     }
     try {
         const std::size_t n = from_environment("BENCH_SYSTEMS", std::size_t(1) << 20);
         const std::size_t chunk =
             std::max<std::size_t>(1, from_environment("BENCH_CHUNK", std::size_t(1) << 17));
-        std::printf("device %s x%d\n", cuda::list_devices().front().summary().c_str(), driver.device_count());
+        std::printf("device %s x%d\n", cuda::list_devices().front().summary().c_str(),
+                    cuda::DriverLibrary::instance().device_count());
         run_case("copy-heavy", "0.01", n, chunk);
         run_case("balanced", "0.1", n, chunk);
     } catch (const std::exception& e) {

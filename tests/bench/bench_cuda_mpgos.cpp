@@ -14,11 +14,8 @@
 using namespace bif;
 
 int main() {
-    const auto& driver = cuda::DriverLibrary::instance();
-    const auto& nvrtc = cuda::NvrtcLibrary::instance();
-    if (!driver.available() || driver.device_count() == 0 || !nvrtc.available()) {
-        std::printf("SKIPPED: %s\n", !driver.available() ? driver.unavailable_reason().c_str()
-                                                         : nvrtc.unavailable_reason().c_str());
+    if (const std::string missing = bench::gpu_missing(); !missing.empty()) {
+        std::printf("SKIPPED: %s\n", missing.c_str());
         return 77;
     }
     try {

@@ -7,10 +7,12 @@
 #include "engine/cpu/study_spec.h"
 #include "engine/cuda/context.h"
 #include "engine/cuda/cuda_backend.h"
+#include "engine/cuda/driver_library.h"
 #include "engine/cuda/ensemble_batch.h"
 #include "engine/cuda/ensemble_program.h"
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/module_compiler.h"
+#include "engine/cuda/nvrtc_library.h"
 #include "engine/cuda/stream.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
@@ -46,6 +48,16 @@ inline std::shared_ptr<const study::ResolvedStudy> resolve_json(const std::strin
     auto r = study::resolve_study(*read.study, source_path("resources/studies"));
     if (!r.resolved) throw std::runtime_error("benchmark study does not resolve");
     return r.resolved;
+}
+
+// Why the GPU benchmarks cannot run here (no CUDA driver, no device, no NVRTC); empty when they can.
+inline std::string gpu_missing() {
+    const auto& driver = cuda::DriverLibrary::instance();
+    const auto& nvrtc = cuda::NvrtcLibrary::instance();
+    if (!driver.available()) return driver.unavailable_reason();
+    if (driver.device_count() == 0) return "no CUDA device";
+    if (!nvrtc.available()) return nvrtc.unavailable_reason();
+    return {};
 }
 
 // Median of `runs` timings of `launch` (each bracketed by events on `stream`), after one warm-up;
