@@ -1,0 +1,205 @@
+// The study panel against the engine: every bundled study goes through the form and comes out
+// with the same study file; problems the engine finds are marked at their field; formulas take
+// the model's parameter values; a new model text keeps what still has a name in it.
+#include "engine/model/parse.h"
+#include "engine/study/model_options.h"
+#include "engine/study/study_json.h"
+#include "tests/ui/gui_test_support.h"
+#include "ui/study/field_marks.h"
+#include "ui/study/formula_field.h"
+#include "ui/study/study_panel.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTest>
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using namespace bif;
+using namespace bif::ui;
+
+namespace {
+
+std::shared_ptr<const model::Model> load_model(const fs::path& path) {
+    model::ParseResult r = model::load_model_file(path.string());
+    REQUIRE(r.model);
+    return std::make_shared<const model::Model>(std::move(*r.model));
+}
+
+std::shared_ptr<const model::Model> parse(const std::string& text) {
+    model::ParseResult r = model::parse_model(text);
+    REQUIRE(r.model);
+    return std::make_shared<const model::Model>(std::move(*r.model));
+}
+
+struct Checked {
+    int count = 0;
+    bool ok = false;
+};
+
+// Counts the panel's checks, so a test can wait for the one after its edit.
+Checked* watch(StudyPanel& panel) {
+    auto* c = new Checked;
+    QObject::connect(&panel, &StudyPanel::studyChecked, &panel,
+                     [c](std::shared_ptr<const study::ResolvedStudy> r, const study::Problems&) {
+                         ++c->count;
+                         c->ok = r != nullptr;
+                     });
+    return c;
+}
+
+bool wait_check(Checked& c, int before) {
+    return test::wait_until([&] { return c.count > before; }, 10000);
+}
+
+const char* kDuffing = "y1'=y2\ny2'=-k*y2-y1^3+b*cos(omega*t)\npar k=0.2,b=0.3,omega=2\n"
+                       "@ poimap=section,poivar=t,poipln=3.14159,dt=0.02,meth=qualrk,tol=1e-7\n";
+
+void type_into(QLineEdit* edit, const QString& text) {
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+}
+
+} // namespace
+
+TEST_CASE("every bundled study goes through the panel unchanged", "[gui][study]") {
+    const fs::path dir = test::source_path("resources/studies").toStdString();
+    int studies = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json") continue;
+        INFO(entry.path().filename().string());
+        const study::StudyReadResult read = study::read_study_file(entry.path().string());
+        REQUIRE(read.study);
+        StudyPanel panel;
+        panel.setModel(load_model(dir / read.study->model.path), read.study->model,
+                       QString::fromStdString(dir.string()));
+        panel.setStudy(*read.study);
+        CHECK(study::write_study_json(panel.study()) == study::write_study_json(*read.study));
+        ++studies;
+    }
+    CHECK(studies >= 10);
+}
+
+TEST_CASE("a bad count is marked at its field with the engine's message", "[gui][study]") {
+    StudyPanel panel;
+    Checked& checked = *watch(panel);
+    study::ModelSource source;
+    source.text = kDuffing;
+    panel.setModel(parse(kDuffing), source, {});
+    study::Study s = panel.study();
+    s.analysis = study::AnalysisKind::Bifurcation;
+    s.sweep = {{study::SweepTarget::Parameter, "b", 0.1, 0.5, 0, study::SweepScale::Linear}};
+    int before = checked.count;
+    panel.setStudy(s);
+    REQUIRE(wait_check(checked, before));
+    auto* count = qobject_cast<QSpinBox*>(panel.fieldAt("sweep[0].count"));
+    REQUIRE(count);
+    CHECK(panel.hasErrors());
+    CHECK(FieldMarks::isMarked(count));
+    // The engine's own message for this study, found independently of the panel.
+    const study::ResolveResult reference = study::resolve_study(s, "");
+    std::string message;
+    for (const auto& p : reference.problems)
+        if (p.path == "sweep[0].count") message = p.message;
+    REQUIRE(!message.empty());
+    CHECK(count->toolTip().toStdString() == message);
+    CHECK(panel.errorSummary().contains("sweep[0].count"));
+    panel.resize(420, 1600);
+    test::save_screenshot(panel, "study_panel_error_count");
+
+    before = checked.count;
+    count->setValue(50);
+    REQUIRE(wait_check(checked, before));
+    CHECK_FALSE(panel.hasErrors());
+    CHECK_FALSE(FieldMarks::isMarked(count));
+    CHECK(panel.study().sweep[0].count == 50);
+}
+
+TEST_CASE("a formula in a numeric field takes the model's parameter values", "[gui][study]") {
+    StudyPanel panel;
+    study::ModelSource source;
+    source.text = kDuffing;
+    panel.setModel(parse(kDuffing), source, {});
+    FormulaField* t0 = panel.formulaFieldAt("t0");
+    REQUIRE(t0);
+    type_into(t0->lineEdit(), "2*pi/omega");
+    CHECK(t0->error().isEmpty());
+    CHECK(panel.study().t0 == Approx(2 * 3.14159265358979323846 / 2.0).epsilon(1e-15));
+    type_into(t0->lineEdit(), "0.5*k");
+    CHECK(panel.study().t0 == Approx(0.1).epsilon(1e-15));
+    type_into(t0->lineEdit(), "1e-9");
+    CHECK(panel.study().t0 == 1e-9);
+}
+
+TEST_CASE("defaults come from the model's @ options", "[gui][study]") {
+    StudyPanel panel;
+    study::ModelSource source;
+    source.text = kDuffing;
+    panel.setModel(parse(kDuffing), source, {});
+    const study::Study s = panel.study();
+    CHECK(s.solver.method == study::Method::Rkck45);
+    CHECK(s.solver.initial_step == 0.02);
+    CHECK(s.solver.rtol.all == 1e-7);
+    CHECK(s.analysis == study::AnalysisKind::Bifurcation);
+    CHECK(s.bifurcation.section.period == "3.14159");
+    CHECK(s.model.text == kDuffing);
+}
+
+TEST_CASE("a new model text keeps the settings whose names remain", "[gui][study]") {
+    StudyPanel panel;
+    study::ModelSource source;
+    source.text = kDuffing;
+    panel.setModel(parse(kDuffing), source, {});
+    study::Study s = panel.study();
+    s.parameters = {{"k", 0.3}, {"omega", 1.5}};
+    s.initial = {{"y1", 0.5}};
+    s.sweep = {{study::SweepTarget::Parameter, "omega", 0.5, 2.0, 200, study::SweepScale::Log}};
+    s.solver.rtol.all = 1e-9;
+    panel.setStudy(s);
+
+    // omega renamed w: its override and the axis over it go; k, y1 and the solver stay.
+    const std::string renamed = "y1'=y2\ny2'=-k*y2-y1^3+b*cos(w*t)\npar k=0.2,b=0.3,w=2\n";
+    source.text = renamed;
+    panel.setModel(parse(renamed), source, {});
+    const study::Study after = panel.study();
+    CHECK(after.parameters == std::vector<std::pair<std::string, double>>{{"k", 0.3}});
+    CHECK(after.initial == s.initial);
+    CHECK(after.solver.rtol.all == 1e-9);
+    REQUIRE(after.sweep.size() == 1);
+    CHECK(after.sweep[0].name != "omega");
+    CHECK(parse(renamed)->parameter_index(after.sweep[0].name) >= 0);
+    CHECK(after.model.text == renamed);
+
+    // The same names again: the axis over k stays exactly.
+    s = after;
+    s.sweep = {{study::SweepTarget::Parameter, "k", 0.1, 0.4, 33, study::SweepScale::Linear}};
+    panel.setStudy(s);
+    panel.setModel(parse(renamed + "aux e=y1^2\n"), source, {});
+    CHECK(study::write_study_json(panel.study()) == study::write_study_json(s));
+}
+
+TEST_CASE("screenshots of each analysis page", "[gui][study]") {
+    const fs::path dir = test::source_path("resources/studies").toStdString();
+    for (const char* name : {"duffing_bifurcation", "duffing_lyapunov", "duffing_period_map",
+                             "duffing_basins", "lorenz_trajectory", "relief_valve_impacts"}) {
+        const study::StudyReadResult read =
+            study::read_study_file((dir / (std::string(name) + ".json")).string());
+        REQUIRE(read.study);
+        QScrollArea area;
+        auto* panel = new StudyPanel;
+        panel->setModel(load_model(dir / read.study->model.path), read.study->model,
+                        QString::fromStdString(dir.string()));
+        panel->setStudy(*read.study);
+        area.setWidget(panel);
+        area.setWidgetResizable(true);
+        area.resize(420, 900);
+        Checked& checked = *watch(*panel);
+        wait_check(checked, 0);
+        panel->resize(400, panel->sizeHint().height());
+        test::save_screenshot(*panel, QString("study_panel_") + name);
+        CHECK_FALSE(panel->hasErrors());
+    }
+}

@@ -1,0 +1,248 @@
+#include "ui/study/study_panel.h"
+
+#include "engine/study/model_options.h"
+#include "ui/study/formula_field.h"
+#include "ui/study/name_value_table.h"
+#include "ui/study/row_table.h"
+#include "ui/study/section_editor.h"
+#include "ui/study/study_checker.h"
+#include "ui/study/sweep_axis_editor.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTableWidget>
+
+namespace bif::ui {
+
+using namespace bif::study;
+
+StudyPanel::StudyPanel(QWidget* parent) : QWidget(parent), checker_(new StudyChecker(this)) {
+    buildForm();
+    fill(Study());
+    registerPaths();
+    connectEdits();
+    connect(checker_, &StudyChecker::checked, this, &StudyPanel::showProblems);
+}
+
+void StudyPanel::connectEdits() {
+    for (FormulaField* f : formula_fields_)
+        connect(f, &FormulaField::edited, this, &StudyPanel::edited);
+    for (SweepAxisEditor* a : axes_)
+        connect(a, &SweepAxisEditor::edited, this, &StudyPanel::edited);
+    for (int i = 0; i < 3; ++i) {
+        connect(sections_[i], &SectionEditor::edited, this, &StudyPanel::edited);
+        connect(transient_[i], &QSpinBox::valueChanged, this, &StudyPanel::edited);
+        connect(recorded_[i], &QSpinBox::valueChanged, this, &StudyPanel::edited);
+    }
+    for (QSpinBox* box : {map_max_period_, basin_max_period_, max_attractors_, output_count_, lyapunov_axes_})
+        connect(box, &QSpinBox::valueChanged, this, &StudyPanel::edited);
+    for (QCheckBox* box : {continuation_, detect_period_, largest_exponent_, count_events_})
+        connect(box, &QCheckBox::toggled, this, &StudyPanel::edited);
+    for (QComboBox* box : {lyapunov_mode_, method_, precision_, backend_})
+        connect(box, &QComboBox::activated, this, &StudyPanel::edited);
+    for (RowTable* t : {bifurcation_record_, accessories_, trajectory_record_})
+        connect(t, &RowTable::edited, this, &StudyPanel::edited);
+    connect(parameters_, &NameValueTable::edited, this, [this] {
+        // Formulas of the parameters follow their new values.
+        evaluator_.setParameters(parameters_->overrides());
+        for (FormulaField* f : formula_fields_)
+            f->refresh();
+        for (SweepAxisEditor* a : axes_)
+            a->refreshFormulas();
+        edited();
+    });
+    connect(initial_, &NameValueTable::edited, this, &StudyPanel::edited);
+    connect(title_, &QLineEdit::textEdited, this, &StudyPanel::edited);
+    connect(description_, &QPlainTextEdit::textChanged, this, &StudyPanel::edited);
+    connect(kind_, &QComboBox::activated, this, [this] {
+        const auto kind = static_cast<AnalysisKind>(kind_->currentData().toInt());
+        pages_->setCurrentIndex(int(kind));
+        defaultAxesFor(kind);
+        showAxes();
+        registerPaths();
+        edited();
+    });
+}
+
+int StudyPanel::axisCount() const {
+    switch (static_cast<AnalysisKind>(kind_->currentData().toInt())) {
+    case AnalysisKind::Bifurcation:
+        return 1;
+    case AnalysisKind::Lyapunov:
+        return lyapunov_axes_->value();
+    case AnalysisKind::ParameterMap:
+    case AnalysisKind::Basins:
+        return 2;
+    case AnalysisKind::Trajectory:
+        return 0;
+    }
+    return 0;
+}
+
+void StudyPanel::showAxes() {
+    for (int i = 0; i < 2; ++i)
+        axes_[i]->setVisible(i < axisCount());
+}
+
+// Switching to an analysis whose axes must sweep something else (basins sweep initial values,
+// a bifurcation diagram a parameter) starts those axes on the model's first names.
+void StudyPanel::defaultAxesFor(AnalysisKind kind) {
+    if (!model_) return;
+    const auto want = kind == AnalysisKind::Basins ? SweepTarget::InitialValue : SweepTarget::Parameter;
+    const std::size_t available =
+        want == SweepTarget::Parameter ? model_->parameters.size() : model_->states.size();
+    for (int i = 0; i < axisCount() && i < int(available); ++i) {
+        const SweepAxis current = axes_[i]->axis();
+        if (current.target == want && !current.name.empty()) continue;
+        SweepAxis a;
+        a.target = want;
+        const double v =
+            want == SweepTarget::Parameter ? model_->parameters[i].value : model_->states[i].initial;
+        a.name = want == SweepTarget::Parameter ? model_->parameters[i].name : model_->states[i].name;
+        a.from = v == 0.0 ? -1.0 : 0.5 * v;
+        a.to = v == 0.0 ? 1.0 : 1.5 * v;
+        a.count = kind == AnalysisKind::Bifurcation ? 101 : 64;
+        axes_[i]->setAxis(a);
+    }
+}
+
+void StudyPanel::registerPaths() {
+    marks_.clearPaths();
+    for (const auto& [path, widget] : common_paths_)
+        marks_.add(path, widget);
+    for (const auto& [path, widget] : page_paths_[pages_->currentIndex()])
+        marks_.add(path, widget);
+    const int kind = pages_->currentIndex();
+    if (kind < 3 || kind == int(AnalysisKind::Basins)) {
+        const int section = kind == int(AnalysisKind::Bifurcation)    ? 0
+                            : kind == int(AnalysisKind::ParameterMap) ? 1
+                                                                      : 2;
+        if (kind != int(AnalysisKind::Lyapunov)) sections_[section]->addPaths(marks_);
+    }
+    for (int i = 0; i < 2; ++i)
+        axes_[i]->addPaths(marks_, "sweep[" + std::to_string(i) + "]");
+    marks_.add("sweep", axes_[0]);
+    marks_.add("title", title_);
+    // Per-name problems ("parameters.k") mark the table that holds the name.
+    for (int r = 0; r < parameters_->table()->rowCount(); ++r)
+        marks_.add("parameters." + parameters_->table()->item(r, 0)->text().toStdString(),
+                   parameters_->table());
+    for (int r = 0; r < initial_->table()->rowCount(); ++r)
+        marks_.add("initial." + initial_->table()->item(r, 0)->text().toStdString(), initial_->table());
+}
+
+void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource source,
+                          QString baseDirectory) {
+    const bool first = model_ == nullptr;
+    // Settings the new model still has names for stay; a setting whose name it lacks is dropped
+    // (table rows) or replaced by the new model's defaults (axes).
+    model_ = std::move(model);
+    source_ = std::move(source);
+    base_directory_ = std::move(baseDirectory);
+    evaluator_.setModel(model_);
+    filling_ = true;
+    QStringList parameter_names, state_names;
+    NamedValues parameter_values, state_values;
+    for (const auto& p : model_->parameters) {
+        parameter_names << QString::fromStdString(p.name);
+        parameter_values.emplace_back(p.name, p.value);
+    }
+    for (const auto& s : model_->states) {
+        state_names << QString::fromStdString(s.name);
+        state_values.emplace_back(s.name, s.initial);
+    }
+    for (SweepAxisEditor* a : axes_)
+        a->setNames(parameter_names, state_names);
+    if (first) fill(study_defaults_from_model(*model_));
+    parameters_->setDefaults(parameter_values);
+    initial_->setDefaults(state_values);
+    evaluator_.setParameters(parameters_->overrides());
+    for (int i = 0; i < 2; ++i) {
+        const SweepAxis a = axes_[i]->axis();
+        const bool known = a.target == SweepTarget::Parameter ? model_->parameter_index(a.name) >= 0
+                                                              : model_->state_index(a.name) >= 0;
+        if (!known) axes_[i]->setAxis({a.target, "", a.from, a.to, a.count, a.scale});
+    }
+    defaultAxesFor(static_cast<AnalysisKind>(kind_->currentData().toInt()));
+    for (FormulaField* f : formula_fields_)
+        f->refresh();
+    for (SweepAxisEditor* a : axes_)
+        a->refreshFormulas();
+    filling_ = false;
+    registerPaths();
+    check();
+}
+
+void StudyPanel::setStudy(const Study& s) {
+    filling_ = true;
+    if (!model_) source_ = s.model;
+    fill(s);
+    filling_ = false;
+    registerPaths();
+    check();
+}
+
+void StudyPanel::edited() {
+    if (filling_) return;
+    emit studyEdited();
+    check();
+}
+
+void StudyPanel::check() {
+    Study s = study();
+    if (s.model.path.empty() && s.model.text.empty()) return;
+    checker_->request(std::move(s), base_directory_.toStdString());
+}
+
+void StudyPanel::showProblems(const ResolveResult& result) {
+    marks_.unmarkAll();
+    problems_ = result.problems;
+    // Fields whose text has no value: the study holds their last good value, so say so here.
+    for (const Paths* paths : {&common_paths_, &page_paths_[pages_->currentIndex()]})
+        for (const auto& [path, widget] : *paths)
+            if (auto* f = formulaFieldAt(path); f && !f->error().isEmpty())
+                problems_.push_back({ProblemSeverity::Error, path, f->error().toStdString()});
+    QStringList unplaced;
+    for (const Problem& p : problems_) {
+        const QString message = QString::fromStdString(p.message);
+        if (!marks_.mark(p.path, message)) unplaced << QString::fromStdString(p.format());
+    }
+    summary_->setText(unplaced.join("\n"));
+    summary_->setVisible(!unplaced.isEmpty());
+    const bool ok = !has_errors(problems_);
+    emit studyChecked(ok ? result.resolved : nullptr, problems_);
+    if (ok != valid_) {
+        valid_ = ok;
+        emit validityChanged(ok);
+    }
+}
+
+bool StudyPanel::hasErrors() const {
+    return has_errors(problems_) || !valid_;
+}
+
+QString StudyPanel::errorSummary() const {
+    QStringList lines;
+    for (const Problem& p : problems_)
+        if (p.severity == ProblemSeverity::Error) lines << QString::fromStdString(p.format());
+    if (lines.isEmpty() && !valid_) lines << tr("The study has not been checked yet");
+    return lines.join("\n");
+}
+
+QWidget* StudyPanel::fieldAt(const std::string& path) const {
+    return marks_.widget(path);
+}
+
+FormulaField* StudyPanel::formulaFieldAt(const std::string& path) const {
+    QWidget* w = marks_.widget(path);
+    for (FormulaField* f : formula_fields_)
+        if (f->lineEdit() == w) return f;
+    return nullptr;
+}
+
+} // namespace bif::ui
