@@ -1,0 +1,152 @@
+// TrajectoryInspector on a Duffing bifurcation diagram: the recomputed system is exactly the
+// diagram's (its state at the section times equals the diagram's recorded values), its section
+// points lie on its trajectory at t0 + n T, and a newer request wins. Also TrajectoryChart export.
+#include "engine/jobs/installed_backends.h"
+#include "engine/jobs/job.h"
+#include "engine/study/study_json.h"
+#include "gui_test_support.h"
+#include "ui/charts/trajectory_chart.h"
+#include "ui/charts/trajectory_inspector.h"
+
+#include <QChart>
+#include <QElapsedTimer>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace bif;
+
+namespace {
+
+// A weak forcing (B = 0.15): every system settles on a stable orbit, so that two integrations with
+// different step sequences agree to far better than the tolerance checked (with chaos they need not).
+const std::string duffing_diagram = R"({
+  "bifscope_study": 1,
+  "title": "Duffing diagram against k",
+  "model": {"path": "../models/duffing.ode"},
+  "parameters": {"b": 0.15, "delta": 1, "omega": 1},
+  "t0": 1.5,
+  "sweep": [{"parameter": "k", "from": 0.2, "to": 0.3, "count": 5}],
+  "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "2*pi/omega"},
+               "transient_sections": 40, "recorded_sections": 12, "record": ["y1", "y2"]},
+  "solver": {"method": "rkck45", "rtol": 1e-10, "atol": 1e-10}
+})";
+
+std::shared_ptr<const study::ResolvedStudy> resolve(const std::string& json) {
+    const auto read = study::read_study_json(json);
+    REQUIRE(read.study);
+    const auto resolved =
+        study::resolve_study(*read.study, test::source_path("resources/studies").toStdString());
+    REQUIRE(resolved.resolved);
+    return resolved.resolved;
+}
+
+// Linear interpolation of column q of the trajectory at time t (t within its range).
+double at_time(const ui::TrajectoryData& d, std::size_t q, double t) {
+    const auto it = std::lower_bound(d.t.begin(), d.t.end(), t);
+    REQUIRE(it != d.t.end());
+    const std::size_t i = std::size_t(it - d.t.begin());
+    if (d.t[i] == t || i == 0) return d.values[q][i];
+    const double w = (t - d.t[i - 1]) / (d.t[i] - d.t[i - 1]);
+    return (1 - w) * d.values[q][i - 1] + w * d.values[q][i];
+}
+
+} // namespace
+
+TEST_CASE("Trajectory inspector: exactly the diagram's system, section points on its trajectory",
+          "[charts][inspector]") {
+    const auto study = resolve(duffing_diagram);
+    jobs::JobOptions options;
+    options.backend = study::BackendChoice::Cpu;
+    auto job = jobs::submit(jobs::installed_backends(), study, options);
+    job->wait();
+    REQUIRE(job->state() == jobs::JobState::Succeeded);
+    const auto diagram = job->result();
+
+    ui::TrajectoryInspector inspector;
+    inspector.resize(760, 820);
+    // A request that the next one supersedes: only the last system may be shown.
+    inspector.inspect(study, 1);
+    const std::size_t system = 4;
+    inspector.inspect(study, system);
+    REQUIRE(test::wait_until([&] { return !inspector.busy(); }, 30000));
+    INFO(inspector.statusText().toStdString());
+    REQUIRE(inspector.data());
+    CHECK(inspector.system() == system);
+    CHECK(inspector.systemText().contains("k = 0.3"));
+    INFO(inspector.statusText().toStdString());
+
+    const ui::TrajectoryData& d = *inspector.data();
+    REQUIRE(d.quantities == std::vector<std::string>{"y1", "y2"});
+    REQUIRE(d.mark_t.size() == 12);
+    const double period = 2 * M_PI;
+    for (std::size_t r = 0; r < d.mark_t.size(); ++r) {
+        // Stroboscopic section points of the study: t0 + n T after the 40 transient ones.
+        CHECK(d.mark_t[r] == Approx(1.5 + double(40 + 1 + r) * period).epsilon(1e-12));
+        for (std::size_t q = 0; q < 2; ++q) {
+            const double on_trajectory = at_time(d, q, d.mark_t[r]);
+            const double diagram_value = diagram->points.value(system, r, q);
+            CHECK(d.marks[q][r] == Approx(on_trajectory).margin(1e-6));
+            CHECK(on_trajectory == Approx(diagram_value).margin(1e-6));
+        }
+    }
+    // The window: from the section point before the first marked one to the last.
+    CHECK(d.t.front() == Approx(1.5 + 40 * period));
+    CHECK(d.t.back() == Approx(d.mark_t.back()));
+    // A system of another k would differ: the check above is not satisfied by any system.
+    bool another_matches = true;
+    for (std::size_t q = 0; q < 2; ++q)
+        another_matches = another_matches && std::abs(d.marks[q][0] - diagram->points.value(0, 0, q)) < 1e-6;
+    CHECK_FALSE(another_matches);
+
+    ui::TrajectoryChart* phase = inspector.phasePortrait();
+    REQUIRE(phase->markSeries());
+    CHECK(phase->markSeries()->count() == 12);
+    CHECK(phase->phaseX() == "y1");
+    CHECK(phase->phaseY() == "y2");
+    CHECK(inspector.timeSeries()->lines().size() == 1);
+    inspector.timeSeries()->setTimeSeriesQuantities({"y1", "y2"});
+    CHECK(inspector.timeSeries()->lines().size() == 2);
+    CHECK(inspector.timeSeries()->markSeries()->count() == 24);
+    test::save_screenshot(inspector, "charts_inspector");
+
+    const QImage image = phase->renderImage(QSize(640, 480));
+    CHECK(image.size() == QSize(640, 480));
+    QTemporaryDir dir;
+    REQUIRE(phase->writeSvg(dir.filePath("phase.svg"), QSize(640, 480)));
+    CHECK(QSvgRenderer(dir.filePath("phase.svg")).isValid());
+
+    // Once its code is cached, a second system comes back within a fraction of a second.
+    QElapsedTimer timer;
+    timer.start();
+    inspector.inspect(study, 2);
+    REQUIRE(test::wait_until([&] { return !inspector.busy(); }, 30000));
+    CHECK(timer.elapsed() < 1500);
+    CHECK(inspector.system() == 2);
+}
+
+TEST_CASE("Trajectory inspector: a Lyapunov study's system after its transient", "[charts][inspector]") {
+    const auto study = resolve(R"({
+      "bifscope_study": 1, "title": "Lorenz",
+      "model": {"path": "../models/lorenz.ode"},
+      "sweep": [{"parameter": "rho", "from": 20, "to": 30, "count": 3}],
+      "analysis": {"kind": "lyapunov", "transient_time": 30, "averaging_time": 40,
+                   "renormalization_interval": 0.5},
+      "solver": {"method": "dopri5", "rtol": 1e-8, "atol": 1e-8}
+    })");
+    ui::TrajectoryInspector inspector;
+    inspector.resize(760, 820);
+    inspector.inspect(study, 2);
+    REQUIRE(test::wait_until([&] { return !inspector.busy(); }, 30000));
+    REQUIRE(inspector.data());
+    const ui::TrajectoryData& d = *inspector.data();
+    CHECK(d.t.front() == Approx(30.0));
+    CHECK(d.t.back() == Approx(55.0)); // 50 renormalisation intervals
+    CHECK(d.mark_t.empty());
+    CHECK(inspector.systemText().contains("rho = 30"));
+    inspector.phasePortrait()->setPhaseAxes("x", "z");
+    test::save_screenshot(inspector, "charts_inspector_lorenz");
+}

@@ -1,0 +1,53 @@
+#include "ui/charts/chart_export.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QGraphicsLayout>
+#include <QPainter>
+#include <QSvgGenerator>
+
+namespace bif::ui {
+
+namespace {
+
+// Lays the chart out at `size`, paints it with `paint_into`, then restores the view's own size.
+template <class Paint>
+void with_chart_at(QChartView& view, QSize size, Paint paint_into) {
+    const QSizeF old_size = view.chart()->size();
+    view.chart()->resize(size);
+    if (auto* layout = view.chart()->layout()) layout->activate();
+    paint_into(QRectF(QPointF(0, 0), QSizeF(size)));
+    view.chart()->resize(old_size);
+    if (auto* layout = view.chart()->layout()) layout->activate();
+}
+
+} // namespace
+
+QImage render_chart_image(QChartView& view, QSize size) {
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    with_chart_at(view, size, [&](const QRectF& target) {
+        view.scene()->render(&painter, target, view.chart()->mapRectToScene(QRectF(target)));
+    });
+    return image;
+}
+
+bool write_chart_svg(QChartView& view, const QString& path, QSize size, const QString& title) {
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(title);
+    QPainter painter;
+    if (!painter.begin(&generator)) return false;
+    with_chart_at(view, size, [&](const QRectF& target) {
+        view.scene()->render(&painter, target, view.chart()->mapRectToScene(QRectF(target)));
+    });
+    painter.end();
+    return QFile::exists(path) && QFile(path).size() > 0;
+}
+
+} // namespace bif::ui

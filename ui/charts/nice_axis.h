@@ -1,0 +1,15 @@
+// Value axes with round ticks: a step of 1, 2 or 5 times a power of ten, each tick labelled with
+// k * step computed exactly, so that zero reads "0" (Qt's own dynamic ticks accumulate the step and
+// may label it 1.4e-17). The ticks are the categories of a QCategoryAxis placed on their values.
+#pragma once
+
+class QCategoryAxis;
+
+namespace bif::ui {
+
+QCategoryAxis* make_nice_axis();
+
+// Ticks every nice step over [lo, hi]; the range itself is widened to whole steps unless `exact`.
+void set_nice_range(QCategoryAxis& axis, double lo, double hi, bool exact = false);
+
+} // namespace bif::ui
