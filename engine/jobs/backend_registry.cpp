@@ -29,16 +29,19 @@ BackendSelection BackendRegistry::select(study::BackendChoice choice,
                                          const study::ResolvedStudy& study) const {
     BackendSelection selection;
     if (choice != study::BackendChoice::Cpu) {
-        if (auto cuda = find("cuda")) {
-            const std::string reason = why_not(*cuda, study);
-            if (reason.empty()) {
-                selection.backend = cuda;
-                return selection;
-            }
-            selection.notes.push_back("cuda: " + reason + "; running on the CPU");
-        } else if (choice == study::BackendChoice::Cuda) {
-            selection.notes.push_back("cuda: this build has no CUDA backend; running on the CPU");
+        const auto cuda = find("cuda");
+        const std::string reason = cuda ? why_not(*cuda, study) : "this build has no CUDA backend";
+        if (reason.empty()) {
+            selection.backend = cuda;
+            return selection;
         }
+        // Whoever names the GPU explicitly is timing it or needs its precision: running on the CPU
+        // instead would answer a different question.
+        if (choice == study::BackendChoice::Cuda) {
+            selection.failure = "cuda: " + reason;
+            return selection;
+        }
+        if (cuda) selection.notes.push_back("cuda: " + reason + "; running on the CPU");
     }
     auto cpu = find("cpu");
     if (!cpu) {

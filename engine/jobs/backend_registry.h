@@ -1,9 +1,11 @@
 // The backends a program offers, and the choice among them for one study:
 //   cpu   the CPU backend;
-//   cuda  the CUDA backend when it is available and supports the study, else the CPU backend;
-//   auto  the same as cuda.
-// Every fall-back is recorded as a one-line note ("cuda: no NVIDIA driver found; running on the
-// CPU") that the job copies into the result's RunInfo::notes.
+//   cuda  the CUDA backend, or a failure with its one-line reason ("cuda: no NVIDIA driver found")
+//         when it is missing, unavailable or does not support the study: an explicit request is
+//         never quietly run elsewhere;
+//   auto  the CUDA backend when it can run the study, else the CPU backend. That fall-back is
+//         recorded as a one-line note ("cuda: no NVIDIA driver found; running on the CPU") that the
+//         job copies into the result's RunInfo::notes.
 #pragma once
 
 #include "engine/study/backend.h"

@@ -4,6 +4,7 @@
 #include "engine/model/array_expansion.h"
 #include "engine/model/diagnostic_sink.h"
 #include "engine/model/expression_parser.h"
+#include "engine/model/input_file.h"
 #include "engine/model/model_builder.h"
 #include "engine/model/resolver.h"
 #include "engine/model/source_text.h"
@@ -11,9 +12,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace bif::model {
 
@@ -57,28 +55,17 @@ ParseResult parse_model(std::string_view text, std::string file_name) {
 }
 
 ParseResult load_model_file(const std::string& path) {
-    std::string content;
-    bool readable = false;
-    try {
-        std::error_code ec;
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream buffer;
-        if (in) buffer << in.rdbuf();
-        readable = in && !in.bad() && !std::filesystem::is_directory(path, ec);
-        content = buffer.str();
-    } catch (const std::exception&) {
-        readable = false;
-    }
-    if (!readable) {
+    InputFile file = read_input_file(path);
+    if (!file.text) {
         ParseResult result;
         Diagnostic d;
         d.code = "E-file";
         d.file = path;
-        d.message = "cannot read the model file";
+        d.message = "cannot read the model file: " + file.failure;
         result.diagnostics.push_back(std::move(d));
         return result;
     }
-    return parse_model(content, path);
+    return parse_model(*file.text, path);
 }
 
 ExpressionResult parse_expression(Model& model, std::string_view text) {

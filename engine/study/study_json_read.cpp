@@ -1,8 +1,6 @@
+#include "engine/model/input_file.h"
 #include "engine/study/json_fields.h"
 #include "engine/study/study_json.h"
-
-#include <fstream>
-#include <sstream>
 
 namespace bif::study {
 
@@ -330,7 +328,7 @@ StudyReadResult read_study_json(std::string_view json_text) {
     json root;
     try {
         root = json::parse(json_text.begin(), json_text.end());
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // parse_error, and out_of_range for a number like 1e999
         result.problems.push_back(
             {ProblemSeverity::Error, "", "not valid JSON: " + json_error_text(e.what())});
         return result;
@@ -356,15 +354,14 @@ StudyReadResult read_study_json(std::string_view json_text) {
 }
 
 StudyReadResult read_study_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    const model::InputFile file = model::read_input_file(path);
+    if (!file.text) {
         StudyReadResult result;
-        result.problems.push_back({ProblemSeverity::Error, "", "cannot read study file '" + path + "'"});
+        result.problems.push_back(
+            {ProblemSeverity::Error, "", "cannot read study file '" + path + "': " + file.failure});
         return result;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return read_study_json(text.str());
+    return read_study_json(*file.text);
 }
 
 } // namespace bif::study

@@ -145,7 +145,7 @@ std::string write_study_json(const Study& study) {
     root["bifscope_study"] = current_schema_version;
     if (!study.title.empty()) root["title"] = study.title;
     if (!study.description.empty()) root["description"] = study.description;
-    ojson model;
+    ojson model = ojson::object(); // never null, which the reader refuses
     if (!study.model.path.empty()) model["path"] = study.model.path;
     if (!study.model.text.empty()) model["text"] = study.model.text;
     root["model"] = model;
