@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 namespace bif::cpu {
@@ -30,6 +31,25 @@ class CpuBackend : public study::Backend {
         if (!why.empty())
             return {false, why + ", and there is no C++ compiler (" + unavailable_reason() + ")"};
         return {true, ""};
+    }
+
+    // Ready unless the native path would compile: the evaluator and a cache hit start at once.
+    bool ready(const study::ResolvedStudy& study) const override {
+        if (!compiler_ || !compiler_->available()) return true;
+        const std::string key = compiler_->cache_key(native_study_source(study, SpecStorage(study)));
+        std::error_code ignored;
+        return std::filesystem::exists(compiler_->cache_dir() / (key + ".so"), ignored);
+    }
+
+    void prepare(const study::ResolvedStudy& study, study::RunControl& control) override {
+        if (!compiler_ || !compiler_->available()) return;
+        control.report_progress(0, study.system_count(), "compiling model");
+        try {
+            const SpecStorage spec(study);
+            compile_watching_cancel(study, spec, control);
+        } catch (const std::exception&) {
+            // run() meets the same failure and reports it, or falls back to the evaluator
+        }
     }
 
     study::Result run(const study::ResolvedStudy& study, study::RunControl& control) override {

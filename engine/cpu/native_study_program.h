@@ -20,6 +20,8 @@ namespace bif::cpu {
 
 // The entry source for one program and method (a method tag of bif::ensemble::methods).
 std::string study_entry_source(int program, const char* method_tag);
+// The whole translation unit NativeStudyProgram compiles for this study (model and entry).
+std::string native_study_source(const study::ResolvedStudy& study, const SpecStorage& spec);
 
 class NativeStudyProgram : public StudyProgram {
   public:

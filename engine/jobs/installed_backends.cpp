@@ -22,4 +22,14 @@ BackendRegistry installed_backends() {
     return registry;
 }
 
+std::shared_ptr<study::Backend> evaluator_stand_in() {
+#if BIFSCOPE_HAVE_CPU_BACKEND
+    bif::cpu::CpuBackendOptions options;
+    options.allow_native = false;
+    return bif::cpu::make_cpu_backend(std::move(options));
+#else
+    return nullptr;
+#endif
+}
+
 } // namespace bif::jobs

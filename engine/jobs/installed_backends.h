@@ -8,4 +8,8 @@ namespace bif::jobs {
 
 BackendRegistry installed_backends();
 
+// A backend that starts at once, for JobOptions::stand_in: the CPU backend with the compiler-free
+// evaluator only. Null when this build has no CPU backend.
+std::shared_ptr<study::Backend> evaluator_stand_in();
+
 } // namespace bif::jobs

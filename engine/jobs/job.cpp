@@ -1,5 +1,8 @@
 #include "engine/jobs/job.h"
 
+#include "engine/jobs/pass_runner.h"
+
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -19,6 +22,7 @@ struct Job::Shared {
     std::string failure;
 
     void run(const BackendRegistry& registry);
+    study::Result run_on(study::Backend& backend, study::RunControl& control);
     void finish(JobState final_state, std::shared_ptr<const study::Result> final_result, std::string why);
 };
 
@@ -105,6 +109,20 @@ void Job::Shared::finish(JobState final_state, std::shared_ptr<const study::Resu
     done_changed.notify_all();
 }
 
+study::Result Job::Shared::run_on(study::Backend& backend, study::RunControl& control) {
+    if (!options.progressive && !options.on_block) return backend.run(*study, control);
+    // One system per thread first: the first pixels come as soon as one system can.
+    const std::size_t first_block = std::clamp<std::size_t>(control.threads(), 2, 64);
+    const PassPlan plan = options.progressive ? plan_passes(*study, first_block) : single_block_plan(*study);
+    PassRunSetup setup;
+    setup.backend = &backend;
+    setup.stand_in = options.progressive ? options.stand_in : nullptr;
+    setup.cancel = &cancel;
+    setup.control = &control;
+    setup.on_block = options.on_block;
+    return run_in_passes(*study, plan, setup);
+}
+
 void Job::Shared::run(const BackendRegistry& registry) {
     auto sink = [this](const study::Progress& p) {
         {
@@ -120,7 +138,7 @@ void Job::Shared::run(const BackendRegistry& registry) {
     if (!selection.backend) return finish(JobState::Failed, nullptr, selection.failure);
     study::Result r;
     try {
-        r = selection.backend->run(*study, control);
+        r = run_on(*selection.backend, control);
     } catch (const std::exception& e) {
         return finish(JobState::Failed, nullptr, selection.backend->name() + ": " + e.what());
     }

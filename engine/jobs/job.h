@@ -5,6 +5,10 @@
 //   job->wait();                    // or wait_for(timeout), or the on_finished callback
 //   std::shared_ptr<const Result> r = job->result();
 //
+// With options.progressive, the job runs the grid coarse to fine and hands out each finished block
+// through options.on_block, so that a plot fills in while it runs; a stand-in backend may provide
+// provisional blocks while the selected backend compiles the model.
+//
 // Progress and completion callbacks run on the job's worker thread: a GUI forwards them to its own
 // thread (a queued signal). Progress never goes backwards; the result is an immutable snapshot
 // that stays valid however long anyone holds it. Destroying the last handle of a running job
@@ -12,6 +16,7 @@
 #pragma once
 
 #include "engine/jobs/backend_registry.h"
+#include "engine/jobs/result_block.h"
 #include "engine/study/backend.h"
 
 #include <chrono>
@@ -39,6 +44,17 @@ struct JobOptions {
     study::ProgressSink on_progress; // worker thread
     // Worker thread, once result() and state() are set; wait() returns only after it did.
     std::function<void(JobState)> on_finished;
+
+    // Run the grid in passes, coarse first, publishing blocks as they finish (see result_block.h and
+    // pass_plan.h for which studies are cut and how). result() is the same as a one-pass run's, bit
+    // for bit. Without it, a job with on_block publishes its whole result as one block at the end.
+    bool progressive = false;
+    // Worker thread, once per finished block, in the order they finish.
+    std::function<void(std::shared_ptr<const ResultBlock>)> on_block;
+    // Progressive jobs only: when the selected backend would compile before running (Backend::ready
+    // is false) and this backend supports the study, it computes provisional blocks while the
+    // selected one compiles (see evaluator_stand_in()). May be null.
+    std::shared_ptr<study::Backend> stand_in;
 };
 
 class Job {

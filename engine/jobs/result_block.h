@@ -5,8 +5,9 @@
 // P, pass p computes the grid points whose index along every axis is a multiple of s(p), less those
 // an earlier pass computed; the last pass (stride 1) completes the grid. A view may paint each system
 // of a pass as an s(p) x s(p) cell (s(p) along a 1-axis sweep) until finer passes cover it. A pass may
-// be split into several blocks; each system appears in exactly one block of a job (a block that
-// a later block supersedes says so, see `provisional`).
+// be split into several blocks, each an even spread over the grid (its systems need not be
+// neighbours); each system appears in exactly one block of a job (a block that a later block
+// supersedes says so, see `provisional`). engine/jobs/pass_plan.h says which studies run so.
 #pragma once
 
 #include "engine/study/result.h"
@@ -26,7 +27,8 @@ struct ResultBlock {
     int pass_count = 1;
     int stride = 1; // grid stride of this pass (see above)
     // Computed on a stand-in code path (the compiler-free evaluator while native or GPU code was
-    // still compiling): the same systems arrive again later from the study's own code path.
+    // still compiling), or a preview of a study that runs in one block (basins: its attractor
+    // labels are numbered over the preview alone): the same systems arrive again later, final.
     bool provisional = false;
 };
 

@@ -96,6 +96,15 @@ class Backend {
     // Whether it can run this study (methods, sizes); the default says yes.
     virtual Availability supports(const ResolvedStudy& study) const;
     virtual Result run(const ResolvedStudy& study, RunControl& control) = 0;
+
+    // Whether a run of this study starts without compiling first (its code is compiled and cached,
+    // or this backend never compiles). A job uses it to decide whether a stand-in should show the
+    // first passes meanwhile.
+    virtual bool ready(const ResolvedStudy&) const { return true; }
+    // Compiles and caches this study's code now, without running it; returns early on a cancel.
+    // Never throws for a failing compiler: run() reports that (or falls back) as it always does.
+    // Thread-safe with respect to run() on another study copy.
+    virtual void prepare(const ResolvedStudy&, RunControl&) {}
 };
 
 } // namespace bif::study

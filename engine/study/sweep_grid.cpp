@@ -1,6 +1,7 @@
 #include "engine/study/sweep_grid.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace bif::study {
 
@@ -32,7 +33,19 @@ SweepGrid::SweepGrid(std::vector<std::vector<double>> values_per_axis) : values_
 }
 
 std::size_t SweepGrid::axis_index(std::size_t system, std::size_t axis) const {
-    return (system / stride_[axis]) % values_[axis].size();
+    return (whole_point(system) / stride_[axis]) % values_[axis].size();
+}
+
+SweepGrid SweepGrid::subset(std::vector<std::size_t> points) const {
+    SweepGrid sub = *this;
+    for (auto& point : points) {
+        if (point >= system_count_) throw std::out_of_range("SweepGrid::subset: point beyond the grid");
+        point = whole_point(point);
+    }
+    sub.subset_ = true;
+    sub.system_count_ = points.size();
+    sub.points_ = std::move(points);
+    return sub;
 }
 
 } // namespace bif::study

@@ -4,6 +4,11 @@
 //   i0 = s % n0,  i1 = (s / n0) % n1,  ...
 // so consecutive systems are neighbours along the first axis (the horizontal axis of a map): their
 // costs are alike, which keeps GPU warps and CPU chunks balanced. With no axes there is one system.
+//
+// A subset grid (subset()) holds some points of a whole grid in a chosen order: its system s is the
+// whole grid's point points[s], with the very same values. values(axis) stays the whole grid's axis.
+// The backends read swept values through value() only, so a ResolvedStudy copy whose grid is a subset
+// runs exactly those systems, bit for bit as in the whole study (progressive jobs run passes so).
 #pragma once
 
 #include "engine/study/study.h"
@@ -31,10 +36,19 @@ class SweepGrid {
         return values_[axis][axis_index(system, axis)];
     }
 
+    // The grid of these points of this grid (system s of the subset is point points[s] here); each
+    // must be below system_count(). A subset of a subset refers to the same whole grid.
+    SweepGrid subset(std::vector<std::size_t> points) const;
+    bool is_subset() const { return subset_; }
+    // The point of the whole grid that system `system` sits at (itself unless a subset).
+    std::size_t whole_point(std::size_t system) const { return subset_ ? points_[system] : system; }
+
   private:
     std::vector<std::vector<double>> values_;
     std::vector<std::size_t> stride_;
     std::size_t system_count_ = 1;
+    bool subset_ = false;
+    std::vector<std::size_t> points_; // subset only: the whole grid's point of each system
 };
 
 } // namespace bif::study

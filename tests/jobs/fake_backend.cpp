@@ -5,10 +5,20 @@
 
 namespace bif::test {
 
+void FakeBackend::prepare(const study::ResolvedStudy&, study::RunControl& control) {
+    for (auto left = compile_time; left.count() > 0 && !compiled; left -= std::chrono::milliseconds(1)) {
+        if (control.cancelled()) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    compiled = true;
+}
+
 study::Result FakeBackend::run(const study::ResolvedStudy& s, study::RunControl& control) {
     ++runs;
     if (throw_on_run) throw study::BackendError("the fake toolchain broke");
     study::Result r = study::allocate_result(s);
+    prepare(s, control);
+    if (!compiled) return r;
     r.info.backend = name_;
     control.report_progress(0, r.system_count, "integrating");
     for (std::size_t i = 0; i < r.system_count; ++i) {
@@ -23,7 +33,7 @@ study::Result FakeBackend::run(const study::ResolvedStudy& s, study::RunControl&
         }
         const double k = r.axes[0].values[i];
         for (std::size_t row = 0; row < r.points.rows_per_system; ++row)
-            r.points.row(i, row)[0] = k * k + row;
+            r.points.row(i, row)[0] = k * k + row + offset;
         r.points.rows_filled[i] = static_cast<std::uint32_t>(r.points.rows_per_system);
         r.status[i] = study::SystemStatus::Ok;
         control.report_progress(i + 1, r.system_count, "integrating");

@@ -1,6 +1,6 @@
 // A backend for testing the job machinery only (never shipped): it "integrates" each system by
-// sleeping, computes value = sum of the swept values squared as its scalar, reports progress per
-// system and checks the cancel flag every millisecond.
+// sleeping, records k^2 + row (+ offset) as its points, reports progress per system and checks the
+// cancel flag every millisecond. It can pretend to compile before its first run.
 #pragma once
 
 #include "engine/study/backend.h"
@@ -21,9 +21,15 @@ class FakeBackend : public study::Backend {
                           : study::Availability{false, "no device in this test"};
     }
     study::Result run(const study::ResolvedStudy& study, study::RunControl& control) override;
+    // With a compile time, the backend is not ready until prepare() or a first run() spent it.
+    bool ready(const study::ResolvedStudy&) const override { return compile_time.count() == 0 || compiled; }
+    void prepare(const study::ResolvedStudy&, study::RunControl& control) override;
 
     bool throw_on_run = false;
     std::atomic<int> runs{0};
+    std::chrono::milliseconds compile_time{0};
+    std::atomic<bool> compiled{false};
+    double offset = 0.0; // added to every value: tells a stand-in's values from the real ones
 
   private:
     std::string name_;

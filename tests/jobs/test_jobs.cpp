@@ -101,11 +101,11 @@ TEST_CASE("a result snapshot is immutable and outlives its job", "[jobs]") {
     CHECK(first->points.values == before);
 }
 
-TEST_CASE("backend selection falls back to the CPU with a note", "[jobs][select]") {
+TEST_CASE("backend selection under auto falls back to the CPU with a note", "[jobs][select]") {
     auto cpu = std::make_shared<test::FakeBackend>("cpu", true, 0us);
     auto cuda = std::make_shared<test::FakeBackend>("cuda", false, 0us);
     jobs::JobOptions options;
-    options.backend = study::BackendChoice::Cuda;
+    options.backend = study::BackendChoice::Auto;
     auto job = jobs::submit(registry_with(cpu, cuda), test::fake_study(4), options);
     REQUIRE(job->wait_for(10s));
     REQUIRE(job->result());

@@ -1,0 +1,134 @@
+#include "engine/jobs/pass_plan.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace bif::jobs {
+
+namespace {
+
+// The coarsest stride up to `most` that every axis can take (2 or more points at that stride); 1
+// without axes.
+int coarsest_stride_within(const study::SweepGrid& grid, int most) {
+    int stride = most;
+    for (std::size_t a = 0; a < grid.axis_count(); ++a) {
+        const std::size_t n = grid.values(a).size();
+        if (n <= 1) continue; // index 0 is on every stride
+        while (stride > 1 && n < std::size_t(2 * stride))
+            stride /= 2;
+    }
+    return grid.axis_count() == 0 ? 1 : stride;
+}
+
+int coarsest_stride(const study::SweepGrid& grid) {
+    return coarsest_stride_within(grid, 1 << (most_passes - 1));
+}
+
+bool on_stride(const study::SweepGrid& grid, std::size_t point, int stride) {
+    for (std::size_t a = 0; a < grid.axis_count(); ++a)
+        if (grid.axis_index(point, a) % std::size_t(stride) != 0) return false;
+    return true;
+}
+
+// Cuts a pass into blocks, each an even spread over what the pass has left (so that every block
+// samples the whole grid), their sizes doubling from `next_size` up to `limit`.
+void add_blocks(PassPlan& plan, const std::vector<std::size_t>& systems, int pass, int stride,
+                std::size_t limit, std::size_t& next_size) {
+    std::vector<bool> taken(systems.size(), false);
+    std::size_t left = systems.size();
+    while (left > 0) {
+        const std::size_t size = std::min(next_size, left);
+        next_size = std::min(limit, next_size * 2);
+        PlannedBlock block{{}, pass, stride};
+        // the remaining systems at ranks floor(j * left / size), j = 0..size-1
+        std::size_t rank = 0;
+        for (std::size_t i = 0; i < systems.size() && block.systems.size() < size; ++i) {
+            if (taken[i]) continue;
+            if (rank == block.systems.size() * left / size) {
+                taken[i] = true;
+                block.systems.push_back(systems[i]);
+            }
+            ++rank;
+        }
+        left -= size;
+        plan.blocks.push_back(std::move(block));
+    }
+}
+
+} // namespace
+
+bool allows_passes(const study::ResolvedStudy& study) {
+    switch (study.study.analysis) {
+    case study::AnalysisKind::Bifurcation:
+        return !study.is_continuation();
+    case study::AnalysisKind::Lyapunov:
+    case study::AnalysisKind::ParameterMap:
+        return true;
+    case study::AnalysisKind::Basins:
+    case study::AnalysisKind::Trajectory:
+        return false;
+    }
+    return false;
+}
+
+std::size_t block_limit(std::size_t systems) {
+    return std::max<std::size_t>(4096, systems / 16);
+}
+
+PassPlan single_block_plan(const study::ResolvedStudy& study) {
+    PassPlan plan;
+    plan.blocks.push_back({std::vector<std::size_t>(study.system_count()), 0, 1});
+    std::iota(plan.blocks[0].systems.begin(), plan.blocks[0].systems.end(), std::size_t{0});
+    return plan;
+}
+
+std::vector<std::size_t> points_on_stride(const study::SweepGrid& grid, int stride, int coarsest) {
+    std::vector<std::size_t> systems;
+    for (std::size_t point = 0; point < grid.system_count(); ++point)
+        if (on_stride(grid, point, stride) && (stride == coarsest || !on_stride(grid, point, 2 * stride)))
+            systems.push_back(point);
+    return systems;
+}
+
+std::size_t points_at_stride(const study::SweepGrid& grid, std::size_t stride) {
+    std::size_t points = 1;
+    for (std::size_t a = 0; a < grid.axis_count(); ++a)
+        points *= (grid.values(a).size() + stride - 1) / stride;
+    return points;
+}
+
+// Basins in one block, after a preview of coarse points in a block of their own (its labels are
+// numbered over the preview alone, so it cannot be split further). The preview stride grows past 8
+// until the preview is small enough to come fast: one block cannot be cut to hurry it.
+PassPlan basins_plan(const study::ResolvedStudy& study) {
+    PassPlan plan = single_block_plan(study);
+    int stride = coarsest_stride(study.grid);
+    if (study.system_count() < smallest_progressive_grid || stride == 1) return plan;
+    while (points_at_stride(study.grid, std::size_t(stride)) > largest_basin_preview &&
+           coarsest_stride_within(study.grid, 2 * stride) == 2 * stride)
+        stride *= 2;
+    PlannedBlock preview{points_on_stride(study.grid, stride, stride), 0, stride, true};
+    plan.blocks[0].pass = 1;
+    plan.blocks.insert(plan.blocks.begin(), std::move(preview));
+    plan.pass_count = 2;
+    return plan;
+}
+
+PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block) {
+    if (study.study.analysis == study::AnalysisKind::Basins) return basins_plan(study);
+    const std::size_t total = study.system_count();
+    if (!allows_passes(study) || total < smallest_progressive_grid) return single_block_plan(study);
+    PassPlan plan;
+    const std::size_t limit = block_limit(total);
+    std::size_t next_size = std::clamp<std::size_t>(first_block, 1, limit);
+    const int coarsest = coarsest_stride(study.grid);
+    plan.pass_count = 0;
+    for (int s = coarsest; s >= 1; s /= 2)
+        ++plan.pass_count;
+    int pass = 0;
+    for (int stride = coarsest; stride >= 1; stride /= 2, ++pass)
+        add_blocks(plan, points_on_stride(study.grid, stride, coarsest), pass, stride, limit, next_size);
+    return plan;
+}
+
+} // namespace bif::jobs

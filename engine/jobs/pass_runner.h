@@ -1,0 +1,39 @@
+// Runs a study block by block as a PassPlan says, publishing each finished block and merging it into
+// the whole result (see result_block.h for what a block promises).
+//
+// Each block runs as a copy of the study whose grid is the subset of its systems (SweepGrid::subset),
+// so its values are bit for bit those of a one-pass run. With a stand-in (a backend that starts at
+// once) and a selected backend that would compile first, the selected backend's prepare() runs on
+// a second thread while the stand-in computes blocks, published as provisional; once prepared, the
+// plan runs again from its first block on the selected backend. The whole result holds only the
+// selected backend's values, so it equals a one-pass run; provisional values (the stand-in's and
+// those of preview blocks) only ever reach the block sink.
+#pragma once
+
+#include "engine/jobs/pass_plan.h"
+#include "engine/jobs/result_block.h"
+#include "engine/study/backend.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace bif::jobs {
+
+using BlockSink = std::function<void(std::shared_ptr<const ResultBlock>)>;
+
+struct PassRunSetup {
+    study::Backend* backend = nullptr;        // the selected backend
+    std::shared_ptr<study::Backend> stand_in; // may be null
+    const std::atomic<bool>* cancel = nullptr;
+    study::RunControl* control = nullptr; // the job's: progress over all passes goes there
+    BlockSink on_block;                   // may be empty
+};
+
+// The merged whole result (allocate_result's layout) with info.complete set. Throws what the
+// selected backend throws. On a cancel, the systems of finished blocks and the finished systems of
+// the interrupted block keep their values; the rest are NotRun.
+study::Result run_in_passes(const study::ResolvedStudy& study, const PassPlan& plan,
+                            const PassRunSetup& setup);
+
+} // namespace bif::jobs

@@ -1,0 +1,104 @@
+// The stand-in path of progressive jobs with fake backends whose values differ (the stand-in adds an
+// offset): provisional blocks first, then the selected backend's, and only its values in the result.
+#include "engine/jobs/job.h"
+#include "fake_backend.h"
+
+#include <catch2/catch.hpp>
+#include <mutex>
+#include <thread>
+
+using namespace bif;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Blocks {
+    std::mutex mutex;
+    std::vector<std::shared_ptr<const jobs::ResultBlock>> list;
+    std::size_t size() {
+        std::lock_guard lock(mutex);
+        return list.size();
+    }
+};
+
+std::shared_ptr<jobs::Job> submit_with_stand_in(std::shared_ptr<test::FakeBackend> selected,
+                                                std::shared_ptr<test::FakeBackend> stand_in, Blocks& blocks,
+                                                int systems) {
+    jobs::BackendRegistry registry;
+    registry.add(selected);
+    jobs::JobOptions options;
+    options.progressive = true;
+    options.stand_in = stand_in;
+    options.on_block = [&blocks](std::shared_ptr<const jobs::ResultBlock> b) {
+        std::lock_guard lock(blocks.mutex);
+        blocks.list.push_back(std::move(b));
+    };
+    return jobs::submit(registry, test::fake_study(systems), options);
+}
+
+} // namespace
+
+TEST_CASE("provisional blocks come first; the result holds only the selected backend's values",
+          "[jobs][stand-in]") {
+    auto selected = std::make_shared<test::FakeBackend>("cpu", true, 0us);
+    selected->compile_time = 300ms;
+    auto stand_in = std::make_shared<test::FakeBackend>("evaluator", true, 200us);
+    stand_in->offset = 1000.0;
+    Blocks blocks;
+    auto job = submit_with_stand_in(selected, stand_in, blocks, 200);
+    REQUIRE(job->wait_for(10s));
+    REQUIRE(job->state() == jobs::JobState::Succeeded);
+    const auto r = job->result();
+    for (std::size_t i = 0; i < 200; ++i) {
+        const double k = i / 199.0;
+        CHECK(r->points.value(i, 1, 0) == Approx(k * k + 1)); // no offset anywhere
+    }
+    std::lock_guard lock(blocks.mutex);
+    REQUIRE(blocks.list.size() >= 5); // some previews, then at least the four passes
+    CHECK(blocks.list.front()->provisional);
+    bool final_seen = false;
+    std::vector<int> final_count(200, 0);
+    for (const auto& b : blocks.list) {
+        final_seen = final_seen || !b->provisional;
+        CHECK(b->provisional != final_seen); // no preview after the first final block
+        const double expected_offset = b->provisional ? 1000.0 : 0.0;
+        for (std::size_t row = 0; row < b->systems.size(); ++row) {
+            const double k = b->systems[row] / 199.0;
+            CHECK(b->result->points.value(row, 0, 0) == Approx(k * k + expected_offset));
+            if (!b->provisional) ++final_count[b->systems[row]];
+        }
+    }
+    CHECK(std::count(final_count.begin(), final_count.end(), 1) == 200);
+    CHECK(selected->compiled);
+}
+
+TEST_CASE("a cancel during the preview stops both the stand-in and the compile", "[jobs][stand-in][cancel]") {
+    auto selected = std::make_shared<test::FakeBackend>("cpu", true, 0us);
+    selected->compile_time = 20s;
+    auto stand_in = std::make_shared<test::FakeBackend>("evaluator", true, 5ms);
+    Blocks blocks;
+    auto job = submit_with_stand_in(selected, stand_in, blocks, 400);
+    const auto start = std::chrono::steady_clock::now();
+    while (blocks.size() < 1 && std::chrono::steady_clock::now() - start < 10s)
+        std::this_thread::sleep_for(1ms);
+    REQUIRE(blocks.size() >= 1);
+    const auto asked = std::chrono::steady_clock::now();
+    job->cancel();
+    REQUIRE(job->wait_for(5s));
+    CHECK(std::chrono::steady_clock::now() - asked < 100ms);
+    CHECK(job->state() == jobs::JobState::Cancelled);
+    CHECK_FALSE(selected->compiled);
+    // Provisional values never reach the result: nothing ran on the selected backend.
+    CHECK(job->result()->count(study::SystemStatus::NotRun) == 400);
+}
+
+TEST_CASE("no stand-in when the selected backend is ready", "[jobs][stand-in]") {
+    auto selected = std::make_shared<test::FakeBackend>("cpu", true, 0us);
+    auto stand_in = std::make_shared<test::FakeBackend>("evaluator", true, 0us);
+    Blocks blocks;
+    auto job = submit_with_stand_in(selected, stand_in, blocks, 100);
+    REQUIRE(job->wait_for(10s));
+    CHECK(stand_in->runs == 0);
+    std::lock_guard lock(blocks.mutex);
+    CHECK(std::none_of(blocks.list.begin(), blocks.list.end(), [](const auto& b) { return b->provisional; }));
+}
