@@ -16,5 +16,7 @@ enum ExitStatus { Success = 0, ModelErrors = 1, Usage = 2, IoFailure = 3, RunFai
 int run_check(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_codegen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// Built only with the GUI libraries (BIFSCOPE_HAVE_PLOT): app/cli_plot.cpp.
+int run_plot(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace bif::cli

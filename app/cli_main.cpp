@@ -17,6 +17,9 @@ commands:
                                    run a study (resources/studies/ has examples): progress on
                                    stderr, the result as CSV to --out or stdout; --check only
                                    checks the study; Ctrl-C stops the run and writes nothing
+  plot STUDY.json --out figure.png|figure.svg [--size WxH] [--backend auto|cpu|cuda] [--quantity NAME]
+                                   run a study and draw the figure the app shows for it (bifurcation
+                                   diagrams, maps, basins); only in builds with the GUI libraries
   help                             print this text
 
 exit status:
@@ -42,6 +45,9 @@ int main(int argc, char** argv) {
         if (command == "check") return bif::cli::run_check(args, std::cout, std::cerr);
         if (command == "codegen") return bif::cli::run_codegen(args, std::cout, std::cerr);
         if (command == "run") return bif::cli::run_study(args, std::cout, std::cerr);
+#ifdef BIFSCOPE_HAVE_PLOT
+        if (command == "plot") return bif::cli::run_plot(args, std::cout, std::cerr);
+#endif
     } catch (const std::exception& e) {
         std::cerr << "bifscope-cli: " << e.what() << "\n";
         return bif::cli::IoFailure;

@@ -1,0 +1,252 @@
+#include "ui/views/plot_view.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+#include <cmath>
+
+namespace bif::ui {
+
+namespace {
+
+constexpr int repaint_delay_ms = 40;
+constexpr int settle_delay_ms = 250;
+constexpr int click_slop_px = 3;
+
+// Zooms one axis by `factor` about the display coordinate `centre`.
+plot::AxisRange zoom_axis(plot::AxisRange a, double centre, double factor) {
+    const double from = centre + (a.display_from() - centre) * factor;
+    const double to = centre + (a.display_to() - centre) * factor;
+    a.from = a.from_display(from);
+    a.to = a.from_display(to);
+    return a;
+}
+
+} // namespace
+
+PlotView::PlotView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(240, 180);
+    repaint_timer_.setSingleShot(true);
+    repaint_timer_.setInterval(repaint_delay_ms);
+    settle_timer_.setSingleShot(true);
+    settle_timer_.setInterval(settle_delay_ms);
+    connect(&repaint_timer_, &QTimer::timeout, this, &PlotView::refreshFigure);
+    connect(&settle_timer_, &QTimer::timeout, this, &PlotView::settle);
+}
+
+void PlotView::setFigure(std::shared_ptr<plot::ResultFigure> figure) {
+    figure_ = std::move(figure);
+    user_moved_ = false;
+    stale_ = false;
+    range_ = figure_ ? figure_->fullRange() : plot::PlotRange{};
+    history_ = {range_};
+    history_index_ = 0;
+    refreshFigure();
+}
+
+void PlotView::replaceFigure(std::shared_ptr<plot::ResultFigure> figure) {
+    figure_ = std::move(figure);
+    refreshFigure();
+}
+
+plot::PaintOptions PlotView::paintOptions() const {
+    plot::PaintOptions o;
+    o.stale = stale_;
+    o.background = palette().color(QPalette::Base);
+    o.foreground = palette().color(QPalette::Text);
+    o.font = font();
+    return o;
+}
+
+QRectF PlotView::plotArea() const {
+    if (!figure_) return QRectF(rect());
+    return plot::FigurePainter(*figure_, paintOptions()).layout(QRectF(rect()), range_, this).plot;
+}
+
+void PlotView::figureChanged() {
+    if (!repaint_timer_.isActive()) repaint_timer_.start();
+}
+
+void PlotView::refreshFigure() {
+    if (figure_) {
+        if (!user_moved_) {
+            range_ = figure_->fullRange();
+            history_[history_index_] = range_;
+        }
+        // While the user moves the view the cached picture is stretched; it is rebinned on settling.
+        if (drag_ == Drag::None && !settle_timer_.isActive()) {
+            figure_->setDarkBackground(palette().color(QPalette::Base).lightness() < 128);
+            figure_->setViewport(range_, plotArea().size().toSize());
+        }
+        figure_->refresh();
+    }
+    update();
+}
+
+void PlotView::setStale(bool stale) {
+    if (stale == stale_) return;
+    stale_ = stale;
+    update();
+}
+
+void PlotView::settle() {
+    settle_timer_.stop();
+    if (history_[history_index_] == range_) return;
+    user_moved_ = true;
+    history_.resize(history_index_ + 1);
+    history_.push_back(range_);
+    history_index_ = history_.size() - 1;
+    refreshFigure();
+    emit viewRequested(range_);
+}
+
+void PlotView::setRange(const plot::PlotRange& range) {
+    range_ = range;
+    settle();
+}
+
+void PlotView::showHistoryEntry() {
+    range_ = history_[history_index_];
+    // A step through the history is the user's choice of range, also at its start: following the
+    // data there would take the range of the figure on screen, which may be a zoom's.
+    user_moved_ = true;
+    refreshFigure();
+    emit viewRequested(range_);
+}
+
+void PlotView::back() {
+    settle();
+    if (!canGoBack()) return;
+    --history_index_;
+    showHistoryEntry();
+}
+
+void PlotView::forward() {
+    settle();
+    if (!canGoForward()) return;
+    ++history_index_;
+    showHistoryEntry();
+}
+
+void PlotView::resetView() {
+    if (!figure_) return;
+    // The first range the view showed: the whole study, whatever zoom's figure is on screen now.
+    range_ = history_.front();
+    settle();
+    user_moved_ = false;
+}
+
+void PlotView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    if (!figure_) {
+        p.fillRect(rect(), palette().color(QPalette::Base));
+        return;
+    }
+    plot::FigurePainter(*figure_, paintOptions()).paint(p, QRectF(rect()), range_);
+    if (drag_ == Drag::Band) {
+        QColor fill = palette().color(QPalette::Highlight);
+        fill.setAlpha(60);
+        p.setPen(QPen(palette().color(QPalette::Highlight), 1.0, Qt::DashLine));
+        p.setBrush(fill);
+        p.drawRect(QRect(press_pos_, last_pos_).normalized());
+    }
+}
+
+void PlotView::resizeEvent(QResizeEvent*) {
+    figureChanged();
+}
+
+void PlotView::wheelEvent(QWheelEvent* event) {
+    if (!figure_) return;
+    const QRectF area = plotArea();
+    const QPointF pos = event->position();
+    if (!area.contains(pos)) return;
+    // One wheel notch (120) zooms in by 15 %.
+    const double factor = std::pow(0.85, event->angleDelta().y() / 120.0);
+    const QPointF centre = plot::FigurePainter::toData(area, range_, pos);
+    range_.x = zoom_axis(range_.x, range_.x.to_display(centre.x()), factor);
+    range_.y = zoom_axis(range_.y, range_.y.to_display(centre.y()), factor);
+    user_moved_ = true;
+    settle_timer_.start();
+    update();
+    event->accept();
+}
+
+plot::PlotRange PlotView::shifted(const plot::PlotRange& from, QPointF pixels) const {
+    const QRectF area = plotArea();
+    plot::PlotRange r = from;
+    const double dx = -pixels.x() / area.width() * (from.x.display_to() - from.x.display_from());
+    const double dy = pixels.y() / area.height() * (from.y.display_to() - from.y.display_from());
+    r.x.from = r.x.from_display(from.x.display_from() + dx);
+    r.x.to = r.x.from_display(from.x.display_to() + dx);
+    r.y.from = r.y.from_display(from.y.display_from() + dy);
+    r.y.to = r.y.from_display(from.y.display_to() + dy);
+    return r;
+}
+
+void PlotView::mousePressEvent(QMouseEvent* event) {
+    if (!figure_) return;
+    settle();
+    press_pos_ = last_pos_ = event->position().toPoint();
+    press_range_ = range_;
+    moved_since_press_ = false;
+    const bool band = event->button() == Qt::RightButton ||
+                      (event->button() == Qt::LeftButton && event->modifiers().testFlag(Qt::ShiftModifier));
+    drag_ = band ? Drag::Band : event->button() == Qt::LeftButton ? Drag::Pan : Drag::None;
+}
+
+void PlotView::mouseMoveEvent(QMouseEvent* event) {
+    if (!figure_) return;
+    last_pos_ = event->position().toPoint();
+    if ((last_pos_ - press_pos_).manhattanLength() > click_slop_px) moved_since_press_ = true;
+    if (drag_ == Drag::Pan && moved_since_press_) {
+        user_moved_ = true;
+        range_ = shifted(press_range_, QPointF(last_pos_ - press_pos_));
+        update();
+    } else if (drag_ == Drag::Band) {
+        update();
+    }
+    const QRectF area = plotArea();
+    if (area.contains(event->position())) {
+        const QPointF d = plot::FigurePainter::toData(area, range_, event->position());
+        emit hovered(figure_->describe(d.x(), d.y()));
+    }
+}
+
+void PlotView::mouseReleaseEvent(QMouseEvent* event) {
+    if (!figure_ || drag_ == Drag::None) return;
+    const Drag drag = drag_;
+    drag_ = Drag::None;
+    const QRectF area = plotArea();
+    if (!moved_since_press_) {
+        if (drag == Drag::Pan && area.contains(event->position())) {
+            const QPointF d = plot::FigurePainter::toData(area, range_, event->position());
+            if (const auto system = figure_->systemAt(d.x(), d.y())) emit systemClicked(*system);
+        }
+        update();
+        return;
+    }
+    if (drag == Drag::Band) {
+        const QRectF band = QRectF(press_pos_, last_pos_).normalized().intersected(area);
+        if (band.width() >= 4 && band.height() >= 4) {
+            const QPointF a = plot::FigurePainter::toData(area, range_, band.bottomLeft());
+            const QPointF b = plot::FigurePainter::toData(area, range_, band.topRight());
+            range_.x.from = a.x(), range_.x.to = b.x();
+            range_.y.from = a.y(), range_.y.to = b.y();
+        }
+    }
+    settle();
+    update();
+}
+
+void PlotView::keyPressEvent(QKeyEvent* event) {
+    if (event->modifiers().testFlag(Qt::AltModifier) && event->key() == Qt::Key_Left) return back();
+    if (event->modifiers().testFlag(Qt::AltModifier) && event->key() == Qt::Key_Right) return forward();
+    if (event->key() == Qt::Key_Home) return resetView();
+    QWidget::keyPressEvent(event);
+}
+
+} // namespace bif::ui

@@ -1,0 +1,92 @@
+// Shows a ResultFigure and lets the user move through it: wheel zoom about the cursor, drag to pan,
+// rubber-band zoom (Shift+drag or right-drag), back/forward through the zoom history (Alt+Left,
+// Alt+Right), reset (Home). During an interaction the current picture is stretched at once; when
+// the interaction settles (250 ms after the last wheel step, or on mouse release) the figure is
+// rebinned for the new range and viewRequested asks the owner to recompute there.
+//
+// Paint cost: paintEvent only draws the figure's cached image and the axes; the figure's image is
+// brought up to date by a coalescing 40 ms timer, however fast blocks arrive.
+#pragma once
+
+#include "ui/plot/figure_painter.h"
+#include "ui/plot/plot_range.h"
+#include "ui/plot/result_figure.h"
+
+#include <QPoint>
+#include <QTimer>
+#include <QWidget>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace bif::ui {
+
+class PlotView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit PlotView(QWidget* parent = nullptr);
+
+    // Shows `figure` at its full range; the history starts again.
+    void setFigure(std::shared_ptr<plot::ResultFigure> figure);
+    // Shows `figure` in place of the current one, keeping the range and the history: a zoom's
+    // recomputed figure, or one restored from the owner's cache when the history steps back.
+    void replaceFigure(std::shared_ptr<plot::ResultFigure> figure);
+    plot::ResultFigure* figure() const { return figure_.get(); }
+
+    plot::PlotRange range() const { return range_; }
+    // Moves to `range` as one step of the history (emits viewRequested).
+    void setRange(const plot::PlotRange& range);
+    bool isStale() const { return stale_; }
+    QRectF plotArea() const;
+    bool canGoBack() const { return history_index_ > 0; }
+    bool canGoForward() const { return history_index_ + 1 < history_.size(); }
+
+  public slots:
+    // The figure received data: refresh its image and repaint within ~40 ms.
+    void figureChanged();
+    void setStale(bool stale);
+    void back();
+    void forward();
+    void resetView();
+
+  signals:
+    void viewRequested(const bif::plot::PlotRange& range);
+    void hovered(const QString& text);
+    void systemClicked(std::size_t system);
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+  private:
+    enum class Drag { None, Pan, Band };
+    plot::PaintOptions paintOptions() const;
+    void refreshFigure();
+    void settle();
+    void showHistoryEntry();
+    plot::PlotRange shifted(const plot::PlotRange& from, QPointF pixels) const;
+
+    std::shared_ptr<plot::ResultFigure> figure_;
+    plot::PlotRange range_;
+    std::vector<plot::PlotRange> history_;
+    std::size_t history_index_ = 0;
+    bool user_moved_ = false; // while false the view follows the data's full range
+    bool stale_ = false;
+    QTimer repaint_timer_;
+    QTimer settle_timer_;
+    Drag drag_ = Drag::None;
+    QPoint press_pos_;
+    QPoint last_pos_;
+    plot::PlotRange press_range_;
+    bool moved_since_press_ = false;
+};
+
+} // namespace bif::ui
+
+Q_DECLARE_METATYPE(bif::plot::PlotRange)
