@@ -1,10 +1,13 @@
 // `bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--out result.csv] [--threads N] [--check]
 // [--quiet]`: checks the study, runs it as a job with progress on stderr, writes the result as CSV (to --out,
-// else stdout). Ctrl-C cancels the job and exits with 130 without writing a result; a second Ctrl-C
-// kills at once.
+// else stdout; an --out that names an input of the run or cannot be created is refused before the run).
+// Ctrl-C cancels the job and exits with 130 without writing a result; a second Ctrl-C kills at once.
 #include "cli_commands.h"
+#include "cli_paths.h"
+#include "cli_study.h"
 #include "engine/jobs/installed_backends.h"
 #include "engine/jobs/job.h"
+#include "engine/model/input_file.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/result_csv.h"
 #include "engine/study/study_json.h"
@@ -55,15 +58,9 @@ std::optional<RunArguments> parse_run_arguments(const std::vector<std::string>& 
         const std::string& arg = args[i];
         const bool has_value = i + 1 < args.size();
         if (arg == "--backend" && has_value) {
-            const std::string& v = args[++i];
-            if (v == "auto")
-                a.backend = study::BackendChoice::Auto;
-            else if (v == "cpu")
-                a.backend = study::BackendChoice::Cpu;
-            else if (v == "cuda")
-                a.backend = study::BackendChoice::Cuda;
-            else
-                return err << "bifscope-cli: --backend takes auto, cpu or cuda, got '" << v << "'\n",
+            a.backend = parse_backend_choice(args[++i]);
+            if (!a.backend)
+                return err << "bifscope-cli: --backend takes auto, cpu or cuda, got '" << args[i] << "'\n",
                        std::nullopt;
         } else if (arg == "--out" && has_value) {
             a.out_path = args[++i];
@@ -85,13 +82,6 @@ std::optional<RunArguments> parse_run_arguments(const std::vector<std::string>& 
     }
     if (a.study_path.empty()) return err << run_usage, std::nullopt;
     return a;
-}
-
-// Prints "STUDY.json: error: sweep[0].count: must be at least 1, got 0"; returns whether any was an error.
-bool print_problems(const study::Problems& problems, const std::string& file, std::ostream& err) {
-    for (const auto& p : problems)
-        err << file << ": " << p.format() << "\n";
-    return study::has_errors(problems);
 }
 
 // On a terminal one line rewritten in place; otherwise a line per tenth.
@@ -154,6 +144,10 @@ void print_summary(const study::Result& r, std::ostream& err) {
         << " failed\n";
 }
 
+std::string partial_path(const std::string& out_path) {
+    return out_path + ".partial";
+}
+
 // Writes to a temporary file renamed at the end, so an interrupted write leaves no truncated result.
 int write_result(const study::Result& r, const std::string& study_json, const std::string& out_path,
                  std::ostream& out, std::ostream& err) {
@@ -161,7 +155,7 @@ int write_result(const study::Result& r, const std::string& study_json, const st
         study::write_result_csv(out, r, study_json);
         return out ? Success : IoFailure;
     }
-    const std::string temp = out_path + ".partial";
+    const std::string temp = partial_path(out_path);
     {
         std::ofstream file(temp, std::ios::binary | std::ios::trunc);
         if (file) study::write_result_csv(file, r, study_json);
@@ -175,6 +169,34 @@ int write_result(const study::Result& r, const std::string& study_json, const st
     std::filesystem::rename(temp, out_path, ec);
     if (ec) {
         err << "bifscope-cli: cannot write " << out_path << ": " << ec.message() << "\n";
+        return IoFailure;
+    }
+    return Success;
+}
+
+// The files the run reads: the study and, when it names one, its model file.
+std::vector<std::string> input_files(const RunArguments& a, const study::Study& s, const std::string& base) {
+    std::vector<std::string> inputs{a.study_path};
+    if (!s.model.path.empty()) {
+        std::filesystem::path model(s.model.path);
+        if (model.is_relative() && !base.empty()) model = std::filesystem::path(base) / model;
+        inputs.push_back(model.string());
+    }
+    return inputs;
+}
+
+// Refuses an output that would overwrite an input (also through the temporary file written first)
+// or that cannot be created, before any work is done; returns the exit status, 0 when fine.
+int check_output(const std::string& out_path, const std::vector<std::string>& inputs, std::ostream& err) {
+    for (const std::string& target : {out_path, partial_path(out_path)}) {
+        if (const std::string input = input_named_by(target, inputs); !input.empty()) {
+            err << "bifscope-cli: refusing to write the result to " << target << ": it is " << input
+                << ", an input of this run\n";
+            return Usage;
+        }
+    }
+    if (const std::string why = why_output_cannot_be_created(out_path); !why.empty()) {
+        err << "bifscope-cli: cannot write " << out_path << ": " << why << "\n";
         return IoFailure;
     }
     return Success;
@@ -220,25 +242,18 @@ int run_job(std::shared_ptr<const study::ResolvedStudy> resolved, const RunArgum
 int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     const std::optional<RunArguments> a = parse_run_arguments(args, err);
     if (!a) return Usage;
-    std::ifstream in(a->study_path, std::ios::binary);
-    if (!in) {
-        err << "bifscope-cli: cannot read " << a->study_path << "\n";
-        return IoFailure;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    const study::StudyReadResult read = study::read_study_json(text.str());
-    bool errors = print_problems(read.problems, a->study_path, err);
-    if (!read.study) return ModelErrors;
-    const std::string base = std::filesystem::path(a->study_path).parent_path().string();
-    const study::ResolveResult resolved = study::resolve_study(*read.study, base);
-    errors = print_problems(resolved.problems, a->study_path, err) || errors;
-    if (errors || !resolved.resolved) return ModelErrors;
+    LoadedStudy loaded;
+    if (const int status = load_resolved_study(a->study_path, loaded, err); status != Success) return status;
     if (a->check_only) {
-        out << a->study_path << ": ok; " << describe(*resolved.resolved) << "\n";
+        out << a->study_path << ": ok; " << describe(*loaded.resolved) << "\n";
         return Success;
     }
-    return run_job(resolved.resolved, *a, out, err);
+    if (!a->out_path.empty()) {
+        if (const int status =
+                check_output(a->out_path, input_files(*a, loaded.study, loaded.base_directory), err))
+            return status;
+    }
+    return run_job(loaded.resolved, *a, out, err);
 }
 
 } // namespace bif::cli
