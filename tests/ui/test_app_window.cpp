@@ -1,0 +1,253 @@
+// The whole window as a user drives it: open a study, run it, see the picture, zoom, go back, export,
+// cancel, save and reopen. Independent references: the Duffing period-1 orbit integrated here by a
+// plain RK4 loop, the engine's CSV writer read back, the study file format.
+#include "engine/study/study_json.h"
+#include "gui_test_support.h"
+#include "ui/editor/model_editor_panel.h"
+#include "ui/plot/result_figure.h"
+#include "ui/study/study_panel.h"
+#include "ui/views/plot_view.h"
+#include "ui/window/document_controller.h"
+#include "ui/window/figure_result_view.h"
+#include "ui/window/main_window.h"
+#include "ui/window/messages_panel.h"
+#include "ui/window/plot_area.h"
+#include "ui/window/result_tab.h"
+#include "ui/window/run_controller.h"
+#include "ui/window/status_panel.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace bif;
+
+namespace {
+
+const QString period1_study = "tests/ui/data/duffing_period1.json";
+
+// y1 at t = 2*pi*n after `periods` forcing periods, by classic RK4 with 2000 steps per period: the
+// stroboscopic point of the period-1 orbit, computed without the engine.
+double duffing_stroboscopic_y1(double k, int periods) {
+    const double b = 0.3, delta = 1.0, omega = 1.0, period = 2 * M_PI / omega;
+    const int steps = 2000;
+    const double h = period / steps;
+    double y1 = 0.1, y2 = 0.0, t = 0.0;
+    auto f = [&](double tt, double a, double v, double& da, double& dv) {
+        da = v;
+        dv = delta * a - a * a * a - k * v + b * std::cos(omega * tt);
+    };
+    for (int n = 0; n < periods * steps; ++n) {
+        double k1a, k1v, k2a, k2v, k3a, k3v, k4a, k4v;
+        f(t, y1, y2, k1a, k1v);
+        f(t + h / 2, y1 + h / 2 * k1a, y2 + h / 2 * k1v, k2a, k2v);
+        f(t + h / 2, y1 + h / 2 * k2a, y2 + h / 2 * k2v, k3a, k3v);
+        f(t + h, y1 + h * k3a, y2 + h * k3v, k4a, k4v);
+        y1 += h / 6 * (k1a + 2 * k2a + 2 * k3a + k4a);
+        y2 += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+        t = (n + 1) * h;
+    }
+    return y1;
+}
+
+bool wait_for_result(ui::MainWindow& window, int timeout_ms = 120000) {
+    return test::wait_until(
+        [&] {
+            return !window.runs().running() && window.plotArea().currentTab() &&
+                   window.plotArea().currentTab()->result();
+        },
+        timeout_ms);
+}
+
+} // namespace
+
+TEST_CASE("a study opened and run in the window draws its period-1 branch at the right height",
+          "[gui][app]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    test::save_screenshot(window, "app_empty");
+    REQUIRE(window.openFile(test::source_path(period1_study)));
+    REQUIRE(window.runStudy());
+    REQUIRE(wait_for_result(window));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    REQUIRE(tab->result()->info.complete);
+    test::save_screenshot(window, "app_diagram_done");
+
+    // Independent reference: the period-1 point at grid value k_32 (64 values on [0.44, 0.5]) by RK4 here.
+    const double k = 0.44 + (0.5 - 0.44) * 32 / 63;
+    const double y1 = duffing_stroboscopic_y1(k, 136);
+    auto* figure = tab->figure();
+    REQUIRE(figure != nullptr);
+    figure->setQuantity(QString("y1"));
+    figure->refresh();
+    const plot::PlotRange range = figure->imageRange();
+    const QImage& image = figure->image();
+    const int px = int((k - range.x.from) / (range.x.to - range.x.from) * image.width());
+    const int py = int((range.y.to - y1) / (range.y.to - range.y.from) * image.height());
+    std::uint32_t near = 0, far = 0;
+    for (int dy = -2; dy <= 2; ++dy)
+        near += figure->count(px, std::clamp(py + dy, 0, image.height() - 1));
+    for (int y = 0; y < image.height(); ++y)
+        if (std::abs(y - py) > 4) far += figure->count(px, y);
+    INFO("range x " << range.x.from << ".." << range.x.to << " y " << range.y.from << ".." << range.y.to
+                    << " image " << image.width() << "x" << image.height() << " px " << px << " py " << py
+                    << " y1 " << y1);
+    CHECK(near > 0);
+    CHECK(far == 0); // period 1: every recorded point of that column sits on the branch
+}
+
+TEST_CASE("cancelling a large run keeps the window responsive and usable", "[gui][app]") {
+    ui::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("tests/ui/data/duffing_large_map.json")));
+    // The UI thread must never wait on the engine: measure the largest gap between 10 ms timer ticks
+    // while a 10^6-system map runs.
+    QElapsedTimer clock;
+    qint64 last = 0, largest_gap = 0;
+    QTimer ticker;
+    ticker.setInterval(10);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const qint64 now = clock.elapsed();
+        largest_gap = std::max(largest_gap, now - last);
+        last = now;
+    });
+    REQUIRE(window.runStudy());
+    clock.start();
+    ticker.start();
+    test::wait_until([&] { return clock.elapsed() > 4000; }, 10000);
+    ticker.stop(); // before the screenshot, whose whole-window grab is the test's own work
+    WARN("largest gap between 10 ms timer ticks while 10^6 systems ran: " << largest_gap << " ms");
+    CHECK(largest_gap < 100);
+    CHECK(window.runs().running());
+    CHECK(window.statusPanel().running());
+    CHECK(window.statusPanel().progressFraction() > 0.0);
+    test::save_screenshot(window, "app_map_running");
+    window.runs().cancel();
+    REQUIRE(test::wait_until([&] { return !window.runs().running(); }, 5000));
+    ui::ResultTab* cancelled = window.plotArea().currentTab();
+    CHECK(cancelled->stale());
+    CHECK_FALSE(cancelled->result()->info.complete);
+    test::save_screenshot(window, "app_map_cancelled");
+
+    // Still usable: a small study runs to completion afterwards.
+    REQUIRE(window.openFile(test::source_path(period1_study)));
+    REQUIRE(window.runStudy());
+    REQUIRE(wait_for_result(window));
+    CHECK(window.plotArea().currentTab()->result()->info.complete);
+}
+
+TEST_CASE("exports and a saved study read back", "[gui][app]") {
+    QTemporaryDir dir;
+    ui::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    REQUIRE(window.openFile(test::source_path(period1_study)));
+    REQUIRE(window.runStudy());
+    REQUIRE(wait_for_result(window));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+
+    const QImage png = tab->renderImage(QSize(2400, 1500));
+    CHECK(png.size() == QSize(2400, 1500));
+    REQUIRE(tab->writeSvg(dir.filePath("figure.svg"), QSize(1200, 800)));
+    QFile svg(dir.filePath("figure.svg"));
+    REQUIRE(svg.open(QIODevice::ReadOnly));
+    const QByteArray svg_text = svg.readAll();
+    CHECK(svg_text.contains("<svg"));
+    CHECK(svg_text.contains("</svg>"));
+
+    QString error;
+    REQUIRE(tab->writeCsv(dir.filePath("data.csv"), error));
+    QFile csv(dir.filePath("data.csv"));
+    REQUIRE(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+    int rows = 0;
+    bool header = false;
+    while (!csv.atEnd()) {
+        const QByteArray line = csv.readLine();
+        if (line.startsWith('#')) continue;
+        if (!header) {
+            header = true;
+            CHECK(line.startsWith("k,status"));
+            continue;
+        }
+        ++rows;
+    }
+    CHECK(rows == 64 * 8); // 64 values of k, 8 recorded points each
+
+    // The panel and the study file are the same thing: saved, reopened, equal.
+    const std::string before =
+        study::write_study_json(window.documents().studyForFile(dir.filePath("s.json")));
+    REQUIRE(window.documents().saveStudy(dir.filePath("s.json")));
+    ui::MainWindow second;
+    REQUIRE(second.openFile(dir.filePath("s.json")));
+    CHECK(study::write_study_json(second.documents().studyForFile(dir.filePath("s.json"))) == before);
+}
+
+TEST_CASE("a rubber-band zoom recomputes the zoomed ranges and back restores the old picture", "[gui][app]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path(period1_study)));
+    REQUIRE(window.runStudy());
+    REQUIRE(wait_for_result(window));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    const auto first_study = tab->study();
+    const auto first_result = tab->result();
+    auto* figure_view = dynamic_cast<ui::FigureResultView*>(&tab->view());
+    REQUIRE(figure_view != nullptr);
+    ui::PlotView& view = figure_view->plotView();
+    const QRectF area = view.plotArea();
+    const auto at = [&](double fx, double fy) {
+        return QPoint(int(area.left() + fx * area.width()), int(area.top() + fy * area.height()));
+    };
+    // A band over the middle half of k: the new run sweeps exactly the band's k range.
+    const plot::PlotRange before = view.range();
+    QTest::mousePress(&view, Qt::RightButton, Qt::NoModifier, at(0.25, 0.1));
+    QTest::mouseMove(&view, at(0.5, 0.5));
+    QTest::mouseMove(&view, at(0.75, 0.9));
+    QTest::mouseRelease(&view, Qt::RightButton, Qt::NoModifier, at(0.75, 0.9));
+    REQUIRE(test::wait_until([&] { return tab->study() != first_study; }, 5000));
+    test::save_screenshot(window, "app_zoom_running");
+    REQUIRE(wait_for_result(window));
+    const study::SweepAxis& zoomed = tab->study()->study.sweep[0];
+    const double expected_from = before.x.from + 0.25 * (before.x.to - before.x.from);
+    const double expected_to = before.x.from + 0.75 * (before.x.to - before.x.from);
+    const double pixel = (before.x.to - before.x.from) / area.width();
+    CHECK(std::abs(zoomed.from - expected_from) < 2 * pixel);
+    CHECK(std::abs(zoomed.to - expected_to) < 2 * pixel);
+    CHECK(zoomed.count >= 64); // the view's resolution, not the old count
+    CHECK(tab->result()->info.complete);
+    test::save_screenshot(window, "app_zoomed");
+
+    // Back: the first picture returns at once, from the tab's own results, with no run.
+    tab->back();
+    CHECK_FALSE(window.runs().running());
+    CHECK(tab->study() == first_study);
+    CHECK(tab->result() == first_result);
+    CHECK(view.range() == before);
+    tab->forward();
+    CHECK(tab->study()->study.sweep[0].from == zoomed.from);
+}
+
+TEST_CASE("a model typed with an error shows its diagnostic and blocks Run until fixed", "[gui][app]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    ui::ModelEditorPanel& editor = window.editorPanel();
+    editor.setText("x'=y\ny'=-a*x+\npar a=1\ndone\n");
+    REQUIRE(test::wait_until([&] { return !editor.diagnostics().empty(); }, 5000));
+    const auto& d = editor.diagnostics().front();
+    CHECK(d.line == 2);
+    CHECK(d.severity == model::Severity::Error);
+    test::save_screenshot(window, "app_model_error");
+    CHECK_FALSE(window.runStudy());
+    editor.setText("x'=y\ny'=-a*x\npar a=1\ndone\n");
+    REQUIRE(test::wait_until([&] { return editor.model() != nullptr; }, 5000));
+    CHECK(std::none_of(editor.diagnostics().begin(), editor.diagnostics().end(),
+                       [](const model::Diagnostic& x) { return x.severity == model::Severity::Error; }));
+}

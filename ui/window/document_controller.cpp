@@ -1,0 +1,239 @@
+#include "ui/window/document_controller.h"
+
+#include "engine/model/parse.h"
+#include "engine/study/study_json.h"
+#include "ui/editor/model_editor_panel.h"
+#include "ui/study/study_panel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QTextDocument>
+
+namespace bif::ui {
+
+namespace {
+
+constexpr qint64 max_file_bytes = 16 * 1024 * 1024;
+const char* model_filter = "XPPAUT models (*.ode);;All files (*)";
+const char* study_filter = "Bifscope studies (*.json);;All files (*)";
+
+// Reads a regular text file of at most 16 MB (a device or a huge file would hang or swamp the editor).
+std::optional<QString> read_text(const QString& path, QString& error) {
+    const QFileInfo info(path);
+    if (!info.exists()) return error = QObject::tr("%1 does not exist").arg(path), std::nullopt;
+    if (!info.isFile()) return error = QObject::tr("%1 is not a regular file").arg(path), std::nullopt;
+    if (info.size() > max_file_bytes)
+        return error = QObject::tr("%1 is larger than 16 MB").arg(path), std::nullopt;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return error = QObject::tr("cannot read %1: %2").arg(path, file.errorString()), std::nullopt;
+    return QString::fromUtf8(file.readAll());
+}
+
+bool write_text(const QString& path, const QString& text, QString& error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+        error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool looks_like_study(const QString& path, const QString& text) {
+    return path.endsWith(".json", Qt::CaseInsensitive) || text.trimmed().startsWith('{');
+}
+
+} // namespace
+
+DocumentController::DocumentController(ModelEditorPanel& editor, StudyPanel& study, QWidget& dialog_parent,
+                                       QObject* parent)
+    : QObject(parent), editor_(editor), study_(study), dialog_parent_(dialog_parent) {
+    connect(editor_.document(), &QTextDocument::modificationChanged, this, [this](bool modified) {
+        state_.model_modified = modified;
+        emit stateChanged();
+    });
+}
+
+void DocumentController::setModelText(const QString& text, const QString& path) {
+    state_.model_path = path;
+    // The study panel learns the model at once (a synchronous parse of a file just opened is quick), so
+    // that a study applied next finds its names; the editor's own checker follows asynchronously.
+    model::ParseResult parsed = model::parse_model(text.toStdString(), path.toStdString());
+    editor_.setText(text);
+    editor_.document()->setModified(false);
+    if (parsed.model) {
+        study::ModelSource source;
+        source.text = text.toStdString();
+        study_.setModel(std::make_shared<const model::Model>(std::move(*parsed.model)), source,
+                        state_.base_directory());
+    }
+    emit stateChanged();
+}
+
+bool DocumentController::newModel() {
+    if (!maybeSave()) return false;
+    state_.study_path.clear();
+    setModelText("# A new model: one equation per line, then parameters, initial values and `done`.\n"
+                 "x'=y\ny'=-a*x-c*y+b*cos(w*t)\npar a=1, b=0.5, c=0.1, w=1.2\ninit x=0.1, y=0\ndone\n",
+                 QString());
+    return true;
+}
+
+bool DocumentController::open(const QString& path) {
+    QString error;
+    const auto text = read_text(path, error);
+    if (!text) {
+        QMessageBox::warning(&dialog_parent_, tr("Open"), error);
+        return false;
+    }
+    return looks_like_study(path, *text) ? openStudy(path) : openModel(path);
+}
+
+bool DocumentController::openModel(const QString& path) {
+    if (!maybeSave()) return false;
+    QString error;
+    const auto text = read_text(path, error);
+    if (!text) {
+        QMessageBox::warning(&dialog_parent_, tr("Open model"), error);
+        return false;
+    }
+    state_.study_path.clear();
+    setModelText(*text, QFileInfo(path).absoluteFilePath());
+    emit fileUsed(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool DocumentController::openStudy(const QString& path) {
+    if (!maybeSave()) return false;
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    study::StudyReadResult read = study::read_study_file(absolute.toStdString());
+    if (!read.study) {
+        QString text;
+        for (const auto& p : read.problems)
+            text += QString::fromStdString(p.format()) + "\n";
+        QMessageBox::warning(&dialog_parent_, tr("Open study"), tr("%1 cannot be read:\n%2").arg(path, text));
+        return false;
+    }
+    for (const auto& p : read.problems)
+        emit message(QString("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(p.format())),
+                     p.severity == study::ProblemSeverity::Error);
+    if (!applyStudy(*read.study, absolute)) return false;
+    emit fileUsed(absolute);
+    return true;
+}
+
+bool DocumentController::applyStudy(const study::Study& s, const QString& study_path) {
+    state_.study_path = study_path;
+    if (!s.model.path.empty()) {
+        QString model_path = QString::fromStdString(s.model.path);
+        if (QFileInfo(model_path).isRelative())
+            model_path = QDir(QFileInfo(study_path).absolutePath()).filePath(model_path);
+        QString error;
+        const auto text = read_text(model_path, error);
+        if (!text) {
+            QMessageBox::warning(&dialog_parent_, tr("Open study"), tr("The study's model: %1").arg(error));
+            return false;
+        }
+        setModelText(*text, QFileInfo(model_path).absoluteFilePath());
+    } else {
+        setModelText(QString::fromStdString(s.model.text), QString());
+    }
+    study_.setStudy(s);
+    emit stateChanged();
+    return true;
+}
+
+void DocumentController::restore(const QString& model_text, const QString& model_path,
+                                 const QString& study_json, const QString& study_path) {
+    state_.study_path = study_path;
+    setModelText(model_text, model_path);
+    if (!study_json.isEmpty()) {
+        study::StudyReadResult read = study::read_study_json(study_json.toStdString());
+        if (read.study) study_.setStudy(*read.study);
+    }
+    // What was recovered is not on disk yet.
+    editor_.document()->setModified(true);
+    emit stateChanged();
+}
+
+bool DocumentController::writeModel(const QString& path) {
+    QString error;
+    if (!write_text(path, editor_.text(), error)) {
+        QMessageBox::warning(&dialog_parent_, tr("Save model"), error);
+        return false;
+    }
+    state_.model_path = QFileInfo(path).absoluteFilePath();
+    editor_.document()->setModified(false);
+    emit fileUsed(state_.model_path);
+    emit stateChanged();
+    return true;
+}
+
+bool DocumentController::save() {
+    return state_.model_path.isEmpty() ? saveAs() : writeModel(state_.model_path);
+}
+
+bool DocumentController::saveAs() {
+    const QString start =
+        state_.model_path.isEmpty() ? QDir::home().filePath("model.ode") : state_.model_path;
+    const QString path =
+        QFileDialog::getSaveFileName(&dialog_parent_, tr("Save model as"), start, tr(model_filter));
+    return !path.isEmpty() && writeModel(path);
+}
+
+bool DocumentController::saveStudyAs() {
+    QString start = state_.study_path;
+    if (start.isEmpty())
+        start = QDir(state_.base_directory())
+                    .filePath(QFileInfo(state_.model_display_name()).baseName() + "_study.json");
+    const QString path =
+        QFileDialog::getSaveFileName(&dialog_parent_, tr("Save study as"), start, tr(study_filter));
+    return !path.isEmpty() && saveStudy(path);
+}
+
+bool DocumentController::saveStudy(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QString error;
+    if (!write_text(absolute, QString::fromStdString(study::write_study_json(studyForFile(absolute))),
+                    error)) {
+        QMessageBox::warning(&dialog_parent_, tr("Save study"), error);
+        return false;
+    }
+    state_.study_path = absolute;
+    emit fileUsed(absolute);
+    emit stateChanged();
+    return true;
+}
+
+bool DocumentController::maybeSave() {
+    if (!editor_.document()->isModified()) return true;
+    const auto answer = QMessageBox::warning(
+        &dialog_parent_, tr("Unsaved model"),
+        tr("%1 has unsaved changes. Save them?").arg(state_.model_display_name()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+study::Study DocumentController::studyForRun() const {
+    study::Study s = study_.study();
+    s.model = {};
+    s.model.text = editor_.text().toStdString();
+    return s;
+}
+
+study::Study DocumentController::studyForFile(const QString& study_path) const {
+    study::Study s = studyForRun();
+    if (!state_.model_path.isEmpty() && !editor_.document()->isModified()) {
+        s.model = {};
+        s.model.path =
+            QDir(QFileInfo(study_path).absolutePath()).relativeFilePath(state_.model_path).toStdString();
+    }
+    return s;
+}
+
+} // namespace bif::ui

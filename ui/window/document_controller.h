@@ -1,0 +1,71 @@
+// The files behind the window: the model (`.ode`) in the editor and the study file the study panel
+// mirrors. New / Open / Save / Save As for models, Open / Save for studies (the panel and the file
+// are the same thing), recent files, and the question before unsaved edits would be lost.
+#pragma once
+
+#include "engine/study/study.h"
+#include "ui/window/document_state.h"
+
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+
+class QWidget;
+
+namespace bif::model {
+struct Model;
+}
+
+namespace bif::ui {
+
+class ModelEditorPanel;
+class StudyPanel;
+
+class DocumentController : public QObject {
+    Q_OBJECT
+  public:
+    DocumentController(ModelEditorPanel& editor, StudyPanel& study, QWidget& dialog_parent,
+                       QObject* parent = nullptr);
+
+    const DocumentState& state() const { return state_; }
+
+    // Each returns false when the user cancelled or the file could not be read/written (a message box
+    // said why).
+    bool newModel();
+    bool open(const QString& path); // a model or a study file, told apart by content
+    bool openModel(const QString& path);
+    bool openStudy(const QString& path);
+    bool save();
+    bool saveAs();
+    bool saveStudyAs();
+    bool saveStudy(const QString& path);
+    // Before the model is replaced or the window closes: Save / Discard / Cancel when modified.
+    bool maybeSave();
+
+    // The study as it is to be run or saved: the panel's settings with the editor's text as the model.
+    study::Study studyForRun() const;
+    // The study as a file at `study_path` writes it: the model by path (relative to the study's folder)
+    // when the editor's model is a saved file, else inline.
+    study::Study studyForFile(const QString& study_path) const;
+    // The last study opened with its model parsed, for `--run`; empty when none.
+    void restore(const QString& model_text, const QString& model_path, const QString& study_json,
+                 const QString& study_path);
+
+  signals:
+    void stateChanged();                // paths or the modified flag changed: retitle the window
+    void fileUsed(const QString& path); // opened or saved: for the recent-files list
+    void message(const QString& text, bool is_error);
+
+  private:
+    bool writeModel(const QString& path);
+    bool applyStudy(const study::Study& study, const QString& study_path);
+    void setModelText(const QString& text, const QString& path);
+
+    ModelEditorPanel& editor_;
+    StudyPanel& study_;
+    QWidget& dialog_parent_;
+    DocumentState state_;
+};
+
+} // namespace bif::ui

@@ -1,0 +1,119 @@
+#include "ui/window/figure_result_view.h"
+
+#include "ui/plot/figure_export.h"
+#include "ui/plot/result_figure.h"
+#include "ui/plot/zoomed_study.h"
+#include "ui/views/plot_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace bif::ui {
+
+FigureResultView::FigureResultView(std::shared_ptr<const study::ResolvedStudy> study, QWidget* parent)
+    : ResultView(parent), container_(new QWidget(parent)), view_(new PlotView(container_)),
+      quantity_(new QComboBox(container_)), scale_(new QComboBox(container_)), study_(study) {
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 0);
+    bar->addWidget(new QLabel(tr("Show:"), container_));
+    bar->addWidget(quantity_);
+    bar->addSpacing(12);
+    scale_->addItems({tr("log density"), tr("linear density")});
+    bar->addWidget(scale_);
+    bar->addStretch(1);
+    auto* layout = new QVBoxLayout(container_);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(bar);
+    layout->addWidget(view_, 1);
+
+    figure_ = makeFigure(study);
+    view_->setFigure(figure_);
+    shown_once_ = true;
+    fillQuantities();
+    connect(quantity_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        if (!figure_ || name.isEmpty()) return;
+        figure_->setQuantity(name);
+        view_->figureChanged();
+    });
+    connect(scale_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (!figure_) return;
+        figure_->setDensityScale(index == 0 ? plot::DensityScale::Log : plot::DensityScale::Linear);
+        view_->figureChanged();
+    });
+    connect(view_, &PlotView::hovered, this, &ResultView::hoverText);
+    connect(view_, &PlotView::systemClicked, this, &ResultView::systemClicked);
+    connect(view_, &PlotView::viewRequested, this, [this](const plot::PlotRange& range) {
+        const QSizeF pixels = view_->plotArea().size();
+        emit zoomRequested(plot::zoomed_study(study_->study, range, pixels.toSize()));
+    });
+}
+
+std::shared_ptr<plot::ResultFigure>
+FigureResultView::makeFigure(std::shared_ptr<const study::ResolvedStudy> study) const {
+    auto figure = std::make_shared<plot::ResultFigure>(std::move(study));
+    if (figure_) {
+        figure->setQuantity(figure_->quantities().value(figure_->quantity()));
+        figure->setDensityScale(figure_->densityScale());
+    }
+    return figure;
+}
+
+void FigureResultView::fillQuantities() {
+    const QSignalBlocker block(quantity_);
+    quantity_->clear();
+    quantity_->addItems(figure_->quantities());
+    quantity_->setCurrentIndex(figure_->quantity());
+    scale_->setVisible(figure_->kind() == plot::FigureKind::Diagram);
+}
+
+void FigureResultView::show(std::shared_ptr<plot::ResultFigure> figure) {
+    figure_ = std::move(figure);
+    view_->replaceFigure(figure_);
+    fillQuantities();
+}
+
+void FigureResultView::begin(std::shared_ptr<const study::ResolvedStudy> study) {
+    study_ = study;
+    pending_ = makeFigure(std::move(study));
+}
+
+void FigureResultView::addBlock(const jobs::ResultBlock& block) {
+    if (!pending_) return;
+    pending_->addBlock(block);
+    if (pending_ != figure_) show(pending_);
+    view_->figureChanged();
+}
+
+void FigureResultView::setResult(std::shared_ptr<const study::Result> result) {
+    if (!pending_) pending_ = makeFigure(study_);
+    pending_->setResult(std::move(result));
+    if (pending_ != figure_) show(pending_);
+    view_->figureChanged();
+}
+
+void FigureResultView::setStale(bool stale) {
+    view_->setStale(stale);
+}
+
+QImage FigureResultView::renderImage(QSize size) {
+    return plot::render_figure(*figure_, view_->range(), size);
+}
+
+bool FigureResultView::writeSvg(const QString& path, QSize size) {
+    return plot::export_svg(*figure_, view_->range(), size, path).isEmpty();
+}
+
+void FigureResultView::back() {
+    view_->back();
+}
+void FigureResultView::forward() {
+    view_->forward();
+}
+void FigureResultView::resetView() {
+    view_->resetView();
+}
+
+} // namespace bif::ui

@@ -1,0 +1,49 @@
+// Diagrams, maps and basins: a ResultFigure in a PlotView, with the quantity and colour-scale
+// choosers above it. A zoom's new figure replaces the old one only when its first block arrives,
+// so the stretched old picture stays on screen until there is something new to show.
+#pragma once
+
+#include "ui/window/result_view.h"
+
+class QComboBox;
+
+namespace bif::ui {
+
+class PlotView;
+
+class FigureResultView : public ResultView {
+    Q_OBJECT
+  public:
+    FigureResultView(std::shared_ptr<const study::ResolvedStudy> study, QWidget* parent);
+
+    QWidget* widget() override { return container_; }
+    void begin(std::shared_ptr<const study::ResolvedStudy> study) override;
+    void addBlock(const jobs::ResultBlock& block) override;
+    void setResult(std::shared_ptr<const study::Result> result) override;
+    void setStale(bool stale) override;
+    QImage renderImage(QSize size) override;
+    bool writeSvg(const QString& path, QSize size) override;
+
+    bool zoomable() const override { return true; }
+    void back() override;
+    void forward() override;
+    void resetView() override;
+    plot::ResultFigure* figure() override { return figure_.get(); }
+    PlotView& plotView() { return *view_; }
+
+  private:
+    std::shared_ptr<plot::ResultFigure> makeFigure(std::shared_ptr<const study::ResolvedStudy> study) const;
+    void show(std::shared_ptr<plot::ResultFigure> figure);
+    void fillQuantities();
+
+    QWidget* container_;
+    PlotView* view_;
+    QComboBox* quantity_;
+    QComboBox* scale_;
+    std::shared_ptr<const study::ResolvedStudy> study_;
+    std::shared_ptr<plot::ResultFigure> figure_;  // on screen
+    std::shared_ptr<plot::ResultFigure> pending_; // the run's, until its first block
+    bool shown_once_ = false;
+};
+
+} // namespace bif::ui

@@ -1,0 +1,312 @@
+#include "ui/window/main_window.h"
+
+#include "engine/study/resolved_study.h"
+#include "engine/study/study_json.h"
+#include "ui/charts/trajectory_inspector.h"
+#include "ui/editor/model_editor.h"
+#include "ui/editor/model_editor_panel.h"
+#include "ui/run/study_runner.h"
+#include "ui/shell/examples_gallery.h"
+#include "ui/shell/help_browser.h"
+#include "ui/shell/recent_files.h"
+#include "ui/shell/recovery_dialog.h"
+#include "ui/shell/recovery_store.h"
+#include "ui/shell/resources_dir.h"
+#include "ui/shell/window_settings.h"
+#include "ui/study/study_panel.h"
+#include "ui/window/document_controller.h"
+#include "ui/window/export_dialog.h"
+#include "ui/window/messages_panel.h"
+#include "ui/window/plot_area.h"
+#include "ui/window/result_tab.h"
+#include "ui/window/run_controller.h"
+#include "ui/window/status_panel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTextDocument>
+#include <QToolBar>
+
+namespace bif::ui {
+
+namespace {
+
+QDockWidget* dock(QMainWindow* window, const QString& title, const QString& name, QWidget* content,
+                  Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, window);
+    d->setObjectName(name); // saveState() needs it
+    d->setWidget(content);
+    window->addDockWidget(area, d);
+    return d;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), runner_(new StudyRunner(this)), editor_(new ModelEditorPanel(this)),
+      study_(new StudyPanel(this)), plots_(new PlotArea(this)), inspector_(new TrajectoryInspector(this)),
+      messages_(new MessagesPanel(this)), status_(new StatusPanel(this)),
+      documents_(new DocumentController(*editor_, *study_, *this, this)),
+      runs_(new RunController(*runner_, *status_, *messages_, this)),
+      recent_(new RecentFiles("recent_files", this)),
+      recovery_(new RecoveryStore(RecoveryStore::defaultDirectory(), this)) {
+    setCentralWidget(plots_);
+    statusBar()->addPermanentWidget(status_, 1);
+    buildDocks();
+    buildMenus();
+    connectPanels();
+    if (!WindowSettings().restore(*this)) resize(1440, 920);
+    documents_->newModel();
+    retitle();
+    runs_->probeBackend();
+    recovery_->setSnapshotFunction([this] {
+        RecoverySnapshot s;
+        s.model_text = editor_->text();
+        s.model_path = documents_->state().model_path;
+        s.study_path = documents_->state().study_path;
+        s.study_json = QString::fromStdString(study::write_study_json(documents_->studyForRun()));
+        return s;
+    });
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+    auto* study_scroll = new QScrollArea(this);
+    study_scroll->setWidget(study_);
+    study_scroll->setWidgetResizable(true);
+    study_scroll->setFrameShape(QFrame::NoFrame);
+    auto* model_dock = dock(this, tr("Model"), "model", editor_, Qt::LeftDockWidgetArea);
+    auto* study_dock = dock(this, tr("Study"), "study", study_scroll, Qt::RightDockWidgetArea);
+    auto* inspector_dock = dock(this, tr("Trajectory"), "trajectory", inspector_, Qt::BottomDockWidgetArea);
+    auto* messages_dock = dock(this, tr("Messages"), "messages", messages_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(inspector_dock, messages_dock);
+    inspector_dock->raise();
+    resizeDocks({model_dock, study_dock}, {420, 440}, Qt::Horizontal);
+    resizeDocks({inspector_dock}, {220}, Qt::Vertical);
+    connect(plots_, &PlotArea::systemClicked, inspector_dock, &QDockWidget::raise);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New model"), QKeySequence::New, this, [this] { documents_->newModel(); });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a model or a study"), QFileInfo(documents_->state().base_directory()).filePath(),
+            tr("Models and studies (*.ode *.json);;All files (*)"));
+        if (!path.isEmpty()) documents_->open(path);
+    });
+    file->addAction(tr("Open &example…"), this, &MainWindow::openExamples);
+    file->addMenu(recent_->menu());
+    file->addSeparator();
+    file->addAction(tr("&Save model"), QKeySequence::Save, this, [this] { documents_->save(); });
+    file->addAction(tr("Save model &as…"), QKeySequence::SaveAs, this, [this] { documents_->saveAs(); });
+    file->addAction(tr("Save s&tudy…"), QKeySequence(tr("Ctrl+Alt+S")), this,
+                    [this] { documents_->saveStudyAs(); });
+    file->addSeparator();
+    file->addAction(tr("Export picture (&PNG)…"), QKeySequence(tr("Ctrl+E")), this,
+                    [this] { exportPicture(false); });
+    file->addAction(tr("Export picture (S&VG)…"), this, [this] { exportPicture(true); });
+    file->addAction(tr("Export &data (CSV)…"), this, [this] { exportCsv(); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = edit->addAction(tr("&Undo"), QKeySequence::Undo, editor_->editor(),
+                                    [this] { editor_->editor()->undo(); });
+    QAction* redo = edit->addAction(tr("&Redo"), QKeySequence::Redo, editor_->editor(),
+                                    [this] { editor_->editor()->redo(); });
+    undo->setEnabled(false);
+    redo->setEnabled(false);
+    connect(editor_->document(), &QTextDocument::undoAvailable, undo, &QAction::setEnabled);
+    connect(editor_->document(), &QTextDocument::redoAvailable, redo, &QAction::setEnabled);
+    edit->addSeparator();
+    edit->addAction(tr("Cu&t"), QKeySequence::Cut, editor_->editor(), [this] { editor_->editor()->cut(); });
+    edit->addAction(tr("&Copy"), QKeySequence::Copy, editor_->editor(),
+                    [this] { editor_->editor()->copy(); });
+    edit->addAction(tr("&Paste"), QKeySequence::Paste, editor_->editor(),
+                    [this] { editor_->editor()->paste(); });
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run_action_ = run->addAction(tr("&Run study"), this, [this] { runStudy(); });
+    run_action_->setShortcuts({QKeySequence(tr("Ctrl+R")), QKeySequence(Qt::Key_F5)});
+    QAction* cancel =
+        run->addAction(tr("&Cancel run"), QKeySequence(Qt::Key_Escape), runs_, &RunController::cancel);
+    cancel->setShortcutContext(Qt::WindowShortcut);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* back = view->addAction(tr("Zoom &back"), QKeySequence(tr("Alt+Left")), this, [this] {
+        if (auto* tab = plots_->currentTab()) tab->back();
+    });
+    QAction* forward = view->addAction(tr("Zoom &forward"), QKeySequence(tr("Alt+Right")), this, [this] {
+        if (auto* tab = plots_->currentTab()) tab->forward();
+    });
+    QAction* reset = view->addAction(tr("&Reset zoom"), QKeySequence(Qt::Key_Home), this, [this] {
+        if (auto* tab = plots_->currentTab()) tab->resetView();
+    });
+    view->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        view->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Tutorial"), QKeySequence::HelpContents, this, [this] { showHelp("tutorial.md"); });
+    help->addAction(tr("&Language reference"), this, [this] { showHelp("LANGUAGE.md"); });
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] { showHelp("shortcuts.md"); });
+    help->addSeparator();
+    help->addAction(tr("&About Bifscope"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Bifscope"),
+            tr("<h3>Bifscope %1</h3><p>A bifurcation explorer: XPPAUT models, integrated as "
+               "ensembles of up to hundreds of millions of systems on the GPU or every CPU core.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+
+    QToolBar* tools = addToolBar(tr("Main"));
+    tools->setObjectName("main-toolbar");
+    tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    run_action_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    cancel->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    back->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    forward->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    tools->addAction(run_action_);
+    tools->addAction(cancel);
+    tools->addSeparator();
+    tools->addAction(back);
+    tools->addAction(forward);
+    tools->addAction(reset);
+}
+
+void MainWindow::connectPanels() {
+    connect(editor_, &ModelEditorPanel::modelChecked, this,
+            [this](std::shared_ptr<const model::Model> model, const std::vector<model::Diagnostic>&) {
+                if (!model) return;
+                study::ModelSource source;
+                source.text = editor_->text().toStdString();
+                study_->setModel(std::move(model), source, documents_->state().base_directory());
+            });
+    connect(study_, &StudyPanel::validityChanged, this, [this](bool ok) {
+        run_action_->setEnabled(ok);
+        run_action_->setToolTip(ok ? tr("Run the study (Ctrl+R)") : study_->errorSummary());
+    });
+    connect(documents_, &DocumentController::stateChanged, this, &MainWindow::retitle);
+    connect(documents_, &DocumentController::fileUsed, recent_, &RecentFiles::add);
+    connect(documents_, &DocumentController::message, this, [this](const QString& text, bool error) {
+        messages_->add(error ? MessagesPanel::Level::Error : MessagesPanel::Level::Warning, text);
+    });
+    connect(recent_, &RecentFiles::fileChosen, this, [this](const QString& path) { openFile(path); });
+    connect(plots_, &PlotArea::zoomRequested, this, [this](ResultTab* tab, const study::Study& zoomed) {
+        const auto resolved = study::resolve_study(zoomed, tab->study()->base_directory);
+        if (!resolved.resolved) {
+            messages_->add(MessagesPanel::Level::Error,
+                           tr("The zoomed study is not valid: %1")
+                               .arg(QString::fromStdString(resolved.problems.front().format())));
+            return;
+        }
+        runs_->run(tab, resolved.resolved);
+    });
+    connect(plots_, &PlotArea::tabRestored, runs_, &RunController::abandon);
+    connect(plots_, &PlotArea::systemClicked, inspector_, &TrajectoryInspector::inspect);
+    connect(plots_, &PlotArea::hoverText, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 4000); });
+    connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
+}
+
+void MainWindow::openExamples() {
+    ExamplesGallery gallery(resources_dir(), this);
+    connect(&gallery, &ExamplesGallery::exampleChosen, this, [this](const QString& path) { openFile(path); });
+    gallery.exec();
+}
+
+bool MainWindow::openFile(const QString& path) {
+    return documents_->open(path);
+}
+
+bool MainWindow::runStudy() {
+    const study::Study s = documents_->studyForRun();
+    const study::ResolveResult resolved =
+        study::resolve_study(s, documents_->state().base_directory().toStdString());
+    if (!resolved.resolved) {
+        QString text;
+        for (const auto& p : resolved.problems)
+            if (p.severity == study::ProblemSeverity::Error)
+                text += QString::fromStdString(p.format()) + "\n";
+        messages_->add(MessagesPanel::Level::Error, tr("The study cannot run:\n%1").arg(text.trimmed()));
+        return false;
+    }
+    runs_->run(plots_->addResultTab(resolved.resolved), resolved.resolved);
+    return true;
+}
+
+void MainWindow::offerRecovery() {
+    RecoveryDialog dialog(*recovery_, this);
+    if (dialog.pendingCount() == 0) return;
+    connect(&dialog, &RecoveryDialog::restoreChosen, this, [this](const RecoverySnapshot& s) {
+        documents_->restore(s.model_text, s.model_path, s.study_json, s.study_path);
+        messages_->add(MessagesPanel::Level::Info, tr("Recovered the unsaved work of an earlier session."));
+    });
+    dialog.exec();
+}
+
+void MainWindow::retitle() {
+    const DocumentState& state = documents_->state();
+    setWindowTitle(state.model_display_name() + "[*] — Bifscope");
+    setWindowModified(state.model_modified);
+}
+
+void MainWindow::showHelp(const QString& page) {
+    if (!help_) {
+        help_ = new HelpBrowser(this);
+        help_->setWindowFlag(Qt::Window); // a window of its own beside the main one
+        help_->setWindowTitle(tr("Bifscope help"));
+        help_->resize(900, 700);
+    }
+    help_->showPage(page);
+    help_->show();
+    help_->raise();
+}
+
+void MainWindow::exportPicture(bool svg) {
+    ResultTab* tab = plots_->currentTab();
+    if (!tab) return messages_->add(MessagesPanel::Level::Warning, tr("There is no result to export yet."));
+    ExportDialog dialog(svg, tab->title(), documents_->state().base_directory(), this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const bool ok = svg ? tab->writeSvg(dialog.path(), dialog.size())
+                        : tab->renderImage(dialog.size()).save(dialog.path());
+    messages_->add(ok ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
+                   ok ? tr("Exported %1").arg(dialog.path()) : tr("Could not write %1").arg(dialog.path()));
+}
+
+void MainWindow::exportCsv() {
+    ResultTab* tab = plots_->currentTab();
+    if (!tab || !tab->result())
+        return messages_->add(MessagesPanel::Level::Warning,
+                              tr("There is no finished result to export yet."));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export data"), documents_->state().base_directory(), tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (tab->writeCsv(path, error))
+        messages_->add(MessagesPanel::Level::Info, tr("Exported %1").arg(path));
+    else
+        messages_->add(MessagesPanel::Level::Error, error);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!documents_->maybeSave()) return event->ignore();
+    runs_->cancel();
+    WindowSettings().save(*this);
+    recovery_->markClean();
+    event->accept();
+}
+
+} // namespace bif::ui

@@ -1,0 +1,81 @@
+// The Bifscope main window: it only assembles the panels (model editor, study panel, plot area,
+// trajectory inspector, messages, status bar), builds the menus and connects them. The work lives in
+// the panels and in three controllers: DocumentController (files), RunController (runs), PlotArea
+// (result tabs and their export).
+#pragma once
+
+#include <QMainWindow>
+#include <memory>
+
+namespace bif::study {
+struct ResolvedStudy;
+}
+
+namespace bif::ui {
+
+class DocumentController;
+class HelpBrowser;
+class MessagesPanel;
+class ModelEditorPanel;
+class PlotArea;
+class RecentFiles;
+class RecoveryStore;
+class ResultTab;
+class RunController;
+class StatusPanel;
+class StudyPanel;
+class StudyRunner;
+class TrajectoryInspector;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a model or study file (the command line's argument); false when it could not be opened.
+    bool openFile(const QString& path);
+    // Runs the study in the panel into a new tab (Ctrl+R); false when the study has errors.
+    bool runStudy();
+    // Offers back what a killed session left unsaved (called once the window is shown).
+    void offerRecovery();
+
+    // The panels, for tests that drive the real widgets.
+    ModelEditorPanel& editorPanel() { return *editor_; }
+    StudyPanel& studyPanel() { return *study_; }
+    PlotArea& plotArea() { return *plots_; }
+    StatusPanel& statusPanel() { return *status_; }
+    MessagesPanel& messagesPanel() { return *messages_; }
+    TrajectoryInspector& inspector() { return *inspector_; }
+    DocumentController& documents() { return *documents_; }
+    RunController& runs() { return *runs_; }
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void buildDocks();
+    void buildMenus();
+    void connectPanels();
+    void retitle();
+    void showHelp(const QString& page);
+    void openExamples();
+    void exportPicture(bool svg);
+    void exportCsv();
+
+    StudyRunner* runner_;
+    ModelEditorPanel* editor_;
+    StudyPanel* study_;
+    PlotArea* plots_;
+    TrajectoryInspector* inspector_;
+    MessagesPanel* messages_;
+    StatusPanel* status_;
+    DocumentController* documents_;
+    RunController* runs_;
+    RecentFiles* recent_;
+    RecoveryStore* recovery_;
+    HelpBrowser* help_ = nullptr;
+    class QAction* run_action_ = nullptr;
+};
+
+} // namespace bif::ui

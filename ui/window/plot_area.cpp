@@ -1,0 +1,81 @@
+#include "ui/window/plot_area.h"
+
+#include "ui/window/result_tab.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedLayout>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace bif::ui {
+
+namespace {
+
+QWidget* welcome_page(PlotArea* area) {
+    auto* page = new QWidget(area);
+    auto* layout = new QVBoxLayout(page);
+    layout->addStretch(2);
+    auto* text =
+        new QLabel(QObject::tr("<h2>Bifscope</h2>"
+                               "<p>Type a model on the left (or open one), set up a study on the right,<br>"
+                               "then press <b>Run</b> (Ctrl+R). Results appear here, one tab each.</p>"
+                               "<p>Wheel: zoom · drag: pan · Shift+drag: zoom to a box · "
+                               "Alt+Left/Right: zoom history · click: inspect a trajectory</p>"),
+                   page);
+    text->setAlignment(Qt::AlignCenter);
+    text->setTextFormat(Qt::RichText);
+    layout->addWidget(text);
+    auto* open = new QPushButton(QObject::tr("Open an example…"), page);
+    open->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    layout->addWidget(open, 0, Qt::AlignHCenter);
+    layout->addStretch(3);
+    QObject::connect(open, &QPushButton::clicked, area, &PlotArea::openExampleRequested);
+    return page;
+}
+
+} // namespace
+
+PlotArea::PlotArea(QWidget* parent)
+    : QWidget(parent), pages_(new QStackedLayout(this)), tabs_(new QTabWidget(this)) {
+    tabs_->setTabsClosable(true);
+    tabs_->setMovable(true);
+    tabs_->setDocumentMode(true);
+    pages_->addWidget(welcome_page(this));
+    pages_->addWidget(tabs_);
+    connect(tabs_, &QTabWidget::tabCloseRequested, this, &PlotArea::closeTab);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] { emit currentTabChanged(currentTab()); });
+}
+
+ResultTab* PlotArea::addResultTab(std::shared_ptr<const study::ResolvedStudy> study) {
+    auto* tab = new ResultTab(std::move(study), tabs_);
+    connect(tab, &ResultTab::zoomRequested, this,
+            [this, tab](const study::Study& zoomed) { emit zoomRequested(tab, zoomed); });
+    connect(tab, &ResultTab::systemClicked, this, &PlotArea::systemClicked);
+    connect(tab, &ResultTab::hoverText, this, &PlotArea::hoverText);
+    connect(tab, &ResultTab::restored, this, [this, tab] { emit tabRestored(tab); });
+    QString label = tab->title();
+    if (label.size() > 40) label = label.left(38) + "…";
+    const int index = tabs_->addTab(tab, label);
+    tabs_->setTabToolTip(index, tab->title());
+    tabs_->setCurrentIndex(index);
+    pages_->setCurrentWidget(tabs_);
+    return tab;
+}
+
+ResultTab* PlotArea::currentTab() const {
+    return qobject_cast<ResultTab*>(tabs_->currentWidget());
+}
+
+int PlotArea::tabCount() const {
+    return tabs_->count();
+}
+
+void PlotArea::closeTab(int index) {
+    QWidget* tab = tabs_->widget(index);
+    tabs_->removeTab(index);
+    tab->deleteLater();
+    if (tabs_->count() == 0) pages_->setCurrentIndex(0);
+}
+
+} // namespace bif::ui

@@ -1,0 +1,41 @@
+// The plot area: one tab per result, kept until closed, and a welcome page while there is none.
+#pragma once
+
+#include "engine/study/resolved_study.h"
+
+#include <QWidget>
+#include <memory>
+
+class QStackedLayout;
+class QTabWidget;
+
+namespace bif::ui {
+
+class ResultTab;
+
+class PlotArea : public QWidget {
+    Q_OBJECT
+  public:
+    explicit PlotArea(QWidget* parent = nullptr);
+
+    ResultTab* addResultTab(std::shared_ptr<const study::ResolvedStudy> study);
+    ResultTab* currentTab() const;
+    int tabCount() const;
+    QTabWidget& tabs() { return *tabs_; }
+
+  signals:
+    void zoomRequested(bif::ui::ResultTab* tab, const bif::study::Study& zoomed);
+    void systemClicked(std::shared_ptr<const bif::study::ResolvedStudy> study, std::size_t system);
+    void hoverText(const QString& text);
+    void currentTabChanged(bif::ui::ResultTab* tab);
+    void tabRestored(bif::ui::ResultTab* tab); // back on an earlier result: no run wanted for it
+    void openExampleRequested();
+
+  private:
+    void closeTab(int index);
+
+    QStackedLayout* pages_;
+    QTabWidget* tabs_;
+};
+
+} // namespace bif::ui

@@ -1,0 +1,87 @@
+// One result in the plot area: the picture of a study's result (a density diagram or a map through
+// PlotView, Lyapunov curves or a trajectory through Qt Charts), filled progressively while its run
+// goes on, kept until the tab is closed. Zooming asks for the study on the new ranges; the tab keeps
+// the results it has shown, so going back through the zoom history restores them without a rerun.
+#pragma once
+
+#include "engine/jobs/job.h"
+#include "engine/jobs/result_block.h"
+#include "engine/study/resolved_study.h"
+
+#include <QImage>
+#include <QWidget>
+#include <memory>
+#include <string>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QStackedLayout;
+
+namespace bif::plot {
+class ResultFigure;
+}
+
+namespace bif::ui {
+
+class ResultView;
+
+class ResultTab : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ResultTab(std::shared_ptr<const study::ResolvedStudy> study, QWidget* parent = nullptr);
+    ~ResultTab() override;
+
+    QString title() const;
+    std::shared_ptr<const study::ResolvedStudy> study() const { return study_; }
+    std::shared_ptr<const study::Result> result() const { return result_; } // null until a run ended
+    bool stale() const { return stale_; }
+    bool zoomable() const;
+    ResultView& view() { return *view_; }
+    // The dense picture of a diagram, map or basins; null for chart results.
+    plot::ResultFigure* figure() const;
+
+    // A run of `study` into this tab starts (the first, or a zoom's): the picture on screen stays,
+    // stretched to the new ranges, until the new blocks replace it.
+    void beginRun(std::shared_ptr<const study::ResolvedStudy> study);
+    void addBlock(const std::shared_ptr<const jobs::ResultBlock>& block);
+    void endRun(jobs::JobState state, std::shared_ptr<const study::Result> result);
+    // Greys the picture: what is shown is a cancelled or outdated partial result.
+    void markStale(bool stale);
+
+    QImage renderImage(QSize size) const;
+    bool writeSvg(const QString& path, QSize size) const;
+    bool writeCsv(const QString& path, QString& error) const;
+
+  public slots:
+    void back();
+    void forward();
+    void resetView();
+
+  signals:
+    // The view moved to new ranges: run this study into the tab.
+    void zoomRequested(const bif::study::Study& zoomed);
+    void systemClicked(std::shared_ptr<const bif::study::ResolvedStudy> study, std::size_t system);
+    void hoverText(const QString& text);
+    // A zoom step came back to a result shown before: it is on screen again without a run.
+    void restored();
+
+  private:
+    void onZoom(const study::Study& zoomed);
+    void remember();
+
+    // Finished results: stepping back through the zoom history shows them again without a rerun. The
+    // oldest go first past `cache_limit`.
+    struct Shown {
+        std::shared_ptr<const study::ResolvedStudy> study;
+        std::shared_ptr<const study::Result> result;
+    };
+    static constexpr std::size_t cache_limit = 8;
+    std::vector<Shown> cache_;
+    std::shared_ptr<const study::ResolvedStudy> study_;
+    std::shared_ptr<const study::Result> result_;
+    std::unique_ptr<ResultView> view_;
+    bool stale_ = false;
+};
+
+} // namespace bif::ui

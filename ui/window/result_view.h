@@ -1,0 +1,50 @@
+// What a result tab shows, whatever draws it: the dense pictures of ui/views (diagrams, maps,
+// basins) or the Qt Charts of ui/charts (Lyapunov curves, trajectories). ResultTab talks to this
+// interface only; make_result_view picks the implementation for a study's analysis.
+#pragma once
+
+#include "engine/jobs/result_block.h"
+#include "engine/study/resolved_study.h"
+
+#include <QImage>
+#include <QObject>
+#include <memory>
+
+class QWidget;
+
+namespace bif::plot {
+class ResultFigure;
+}
+
+namespace bif::ui {
+
+class ResultView : public QObject {
+    Q_OBJECT
+  public:
+    using QObject::QObject;
+
+    virtual QWidget* widget() = 0;
+    // A run of `study` starts: keep showing the old picture (stretched to the new ranges) until blocks come.
+    virtual void begin(std::shared_ptr<const study::ResolvedStudy> study) = 0;
+    virtual void addBlock(const jobs::ResultBlock& block) = 0;
+    virtual void setResult(std::shared_ptr<const study::Result> result) = 0;
+    virtual void setStale(bool stale) = 0;
+    virtual QImage renderImage(QSize size) = 0;
+    virtual bool writeSvg(const QString& path, QSize size) = 0;
+
+    virtual bool zoomable() const { return false; }
+    virtual void back() {}
+    virtual void forward() {}
+    virtual void resetView() {}
+    virtual plot::ResultFigure* figure() { return nullptr; }
+
+  signals:
+    void zoomRequested(const bif::study::Study& zoomed);
+    void systemClicked(std::size_t system);
+    void hoverText(const QString& text);
+};
+
+std::unique_ptr<ResultView> make_result_view(std::shared_ptr<const study::ResolvedStudy> study,
+                                             QWidget* parent);
+
+} // namespace bif::ui

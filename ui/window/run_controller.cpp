@@ -1,0 +1,149 @@
+#include "ui/window/run_controller.h"
+
+#include "ui/window/messages_panel.h"
+#include "ui/window/result_tab.h"
+#include "ui/window/status_panel.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+#include <map>
+#include <thread>
+
+namespace bif::ui {
+
+namespace {
+
+struct BackendDescription {
+    QString text;
+    QString why;
+};
+
+BackendDescription describe_backends(const jobs::BackendRegistry& registry) {
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    const QString cpu = QString("CPU: %1 %2").arg(threads).arg(threads == 1 ? "thread" : "threads");
+    const auto cuda = registry.find("cuda");
+    if (!cuda) return {cpu, QObject::tr("This build has no CUDA backend.")};
+    const study::Availability a = cuda->availability();
+    if (!a.available)
+        return {cpu, QObject::tr("The GPU is not used: %1").arg(QString::fromStdString(a.reason))};
+    return {QObject::tr("GPU available (CUDA)"), QObject::tr("Studies run on the GPU when that is faster.")};
+}
+
+QString failure_counts(const study::Result& r) {
+    std::map<study::SystemStatus, std::size_t> counts;
+    for (auto s : r.status)
+        if (study::is_failure(s)) ++counts[s];
+    QStringList parts;
+    for (auto& [status, n] : counts)
+        parts << QString("%1 %2").arg(n).arg(study::name_of(status));
+    return parts.join(", ");
+}
+
+} // namespace
+
+RunController::RunController(StudyRunner& runner, StatusPanel& status, MessagesPanel& messages,
+                             QObject* parent)
+    : QObject(parent), runner_(runner), status_(status), messages_(messages) {
+    connect(&runner_, &StudyRunner::progressed, this, &RunController::onProgress);
+    connect(&runner_, &StudyRunner::blockReady, this, &RunController::onBlock);
+    connect(&runner_, &StudyRunner::finished, this, &RunController::onFinished);
+    connect(&status_, &StatusPanel::cancelRequested, this, &RunController::cancel);
+}
+
+void RunController::probeBackend() {
+    status_.setBackend(tr("CPU"), tr("Looking for a GPU…"));
+    auto* watcher = new QFutureWatcher<BackendDescription>(this);
+    connect(watcher, &QFutureWatcher<BackendDescription>::finished, this, [this, watcher] {
+        const BackendDescription d = watcher->result();
+        status_.setBackend(d.text, d.why);
+        if (!d.why.isEmpty()) messages_.add(MessagesPanel::Level::Info, d.text + " — " + d.why);
+        watcher->deleteLater();
+    });
+    const jobs::BackendRegistry registry = runner_.registry();
+    watcher->setFuture(QtConcurrent::run([registry] { return describe_backends(registry); }));
+}
+
+void RunController::run(ResultTab* tab, std::shared_ptr<const study::ResolvedStudy> study) {
+    if (running_ && tab_ && tab_ != tab) tab_->markStale(true);
+    tab_ = tab;
+    running_ = true;
+    tab->beginRun(study);
+    const QString what = QString("%1: %2 systems").arg(tab->title()).arg(qulonglong(study->system_count()));
+    status_.runStarted(tr("starting"));
+    messages_.add(MessagesPanel::Level::Info, tr("Run: %1").arg(what));
+    run_ = runner_.run(std::move(study));
+}
+
+void RunController::cancel() {
+    if (!running_) return;
+    runner_.cancel();
+    status_.showProgress({});
+}
+
+void RunController::abandon(ResultTab* tab) {
+    if (!running_ || tab_ != tab) return;
+    tab_ = nullptr;
+    runner_.cancel();
+}
+
+void RunController::onProgress(quint64 run, const study::Progress& progress) {
+    if (run != run_) return;
+    if (!tab_) return cancel(); // its tab was closed
+    status_.showProgress(progress);
+}
+
+void RunController::onBlock(quint64 run, std::shared_ptr<const jobs::ResultBlock> block) {
+    if (run != run_) return;
+    if (!tab_) return cancel();
+    tab_->addBlock(block);
+}
+
+void RunController::onFinished(quint64 run, jobs::JobState state, std::shared_ptr<const study::Result> result,
+                               const QString& failure) {
+    if (run != run_) return; // an older run, cancelled when this one started; its tab was greyed then
+    running_ = false;
+    ResultTab* tab = tab_;
+    if (tab) tab->endRun(state, result);
+    const QString title = tab ? tab->title() : QString();
+    switch (state) {
+    case jobs::JobState::Failed:
+        messages_.add(MessagesPanel::Level::Error, tr("%1: the run failed: %2").arg(title, failure));
+        status_.runEnded(tr("Failed"));
+        break;
+    case jobs::JobState::Cancelled:
+        messages_.add(MessagesPanel::Level::Warning,
+                      tr("%1: cancelled; the finished part is shown greyed").arg(title));
+        status_.runEnded(tr("Cancelled"));
+        break;
+    default:
+        status_.runEnded(tr("Done in %1 s").arg(result ? result->info.total_seconds : 0.0, 0, 'f', 2));
+        break;
+    }
+    if (result) report(*result, title);
+    emit runFinished(tab, state);
+}
+
+void RunController::report(const study::Result& r, const QString& title) {
+    const auto& info = r.info;
+    const bool gpu = info.backend == "cuda";
+    QStringList notes;
+    for (const auto& note : info.notes)
+        notes << QString::fromStdString(note);
+    status_.setBackend(QString("%1: %2").arg(gpu ? "GPU" : "CPU", QString::fromStdString(info.device)),
+                       notes.join("\n"));
+    QString line = tr("%1: %2 systems in %3 s (%4, %5, %6)")
+                       .arg(title)
+                       .arg(qulonglong(r.system_count))
+                       .arg(info.total_seconds, 0, 'f', 2)
+                       .arg(QString::fromStdString(info.backend), study::name_of(info.code_path),
+                            info.precision == codegen::Precision::Float ? "float" : "double");
+    const QString failed = failure_counts(r);
+    if (!failed.isEmpty()) line += tr("; failed: %1").arg(failed);
+    messages_.add(failed.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Warning, line);
+    for (const auto& note : notes)
+        messages_.add(MessagesPanel::Level::Info, note);
+    for (const auto& warning : info.warnings)
+        messages_.add(MessagesPanel::Level::Warning, QString::fromStdString(warning));
+}
+
+} // namespace bif::ui
