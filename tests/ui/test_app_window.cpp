@@ -5,6 +5,7 @@
 #include "gui_test_support.h"
 #include "ui/editor/model_editor_panel.h"
 #include "ui/plot/result_figure.h"
+#include "ui/shell/theme.h"
 #include "ui/study/study_panel.h"
 #include "ui/views/plot_view.h"
 #include "ui/window/document_controller.h"
@@ -16,6 +17,7 @@
 #include "ui/window/run_controller.h"
 #include "ui/window/status_panel.h"
 
+#include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
@@ -221,6 +223,7 @@ TEST_CASE("a rubber-band zoom recomputes the zoomed ranges and back restores the
     CHECK(std::abs(zoomed.from - expected_from) < 2 * pixel);
     CHECK(std::abs(zoomed.to - expected_to) < 2 * pixel);
     CHECK(zoomed.count >= 64); // the view's resolution, not the old count
+    CHECK(window.studyPanel().study().sweep[0].from == zoomed.from); // Save study writes what is shown
     CHECK(tab->result()->info.complete);
     test::save_screenshot(window, "app_zoomed");
 
@@ -230,6 +233,7 @@ TEST_CASE("a rubber-band zoom recomputes the zoomed ranges and back restores the
     CHECK(tab->study() == first_study);
     CHECK(tab->result() == first_result);
     CHECK(view.range() == before);
+    CHECK(window.studyPanel().study().sweep[0].from == first_study->study.sweep[0].from);
     tab->forward();
     CHECK(tab->study()->study.sweep[0].from == zoomed.from);
 }
@@ -250,4 +254,23 @@ TEST_CASE("a model typed with an error shows its diagnostic and blocks Run until
     REQUIRE(test::wait_until([&] { return editor.model() != nullptr; }, 5000));
     CHECK(std::none_of(editor.diagnostics().begin(), editor.diagnostics().end(),
                        [](const model::Diagnostic& x) { return x.severity == model::Severity::Error; }));
+}
+
+TEST_CASE("the window in the dark look keeps its picture and text readable", "[gui][app]") {
+    auto& app = *qobject_cast<QApplication*>(QCoreApplication::instance());
+    ui::applyTheme(app, ui::ThemeMode::Dark);
+    {
+        ui::MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        REQUIRE(window.openFile(test::source_path(period1_study)));
+        REQUIRE(window.runStudy());
+        REQUIRE(wait_for_result(window));
+        const QImage shot = test::save_screenshot(window, "app_dark_diagram");
+        // The plot's background follows the dark palette: its centre is dark, not a white card.
+        ui::ResultTab* tab = window.plotArea().currentTab();
+        const QPoint centre = tab->mapTo(&window, tab->rect().center());
+        CHECK(QColor(shot.pixel(centre)).lightness() < 100);
+    }
+    ui::applyTheme(app, ui::ThemeMode::Light);
 }

@@ -30,13 +30,17 @@ TrajectoryInspector::TrajectoryInspector(QWidget* parent)
     status_label_->setWordWrap(true);
     time_series_ = new TrajectoryChart(TrajectoryChart::Mode::TimeSeries, this);
     phase_portrait_ = new TrajectoryChart(TrajectoryChart::Mode::PhasePortrait, this);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(time_series_);
-    splitter->addWidget(phase_portrait_);
+    // Side by side: the inspector lives in a wide, short dock under the plots.
+    charts_ = new QSplitter(Qt::Horizontal, this);
+    charts_->addWidget(time_series_);
+    charts_->addWidget(phase_portrait_);
+    charts_->setStretchFactor(0, 3);
+    charts_->setStretchFactor(1, 2);
+    charts_->setVisible(false); // empty charts until a system is inspected
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(system_label_);
     layout->addWidget(status_label_);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(charts_, 1);
 }
 
 TrajectoryInspector::~TrajectoryInspector() {
@@ -181,6 +185,7 @@ void TrajectoryInspector::onTrajectoryRun(quint64, std::shared_ptr<const study::
     for (const auto& note : plan_.notes)
         text += QStringLiteral("\n") + QString::fromStdString(note);
     setStatus(text, study::is_failure(status));
+    charts_->setVisible(true);
     emit inspected(system_);
 }
 

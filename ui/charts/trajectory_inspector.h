@@ -17,6 +17,7 @@
 #include <memory>
 
 class QLabel;
+class QSplitter;
 
 namespace bif::ui {
 
@@ -70,6 +71,7 @@ class TrajectoryInspector : public QWidget {
 
     QLabel* system_label_ = nullptr;
     QLabel* status_label_ = nullptr;
+    QSplitter* charts_ = nullptr;
     TrajectoryChart* time_series_ = nullptr;
     TrajectoryChart* phase_portrait_ = nullptr;
 };

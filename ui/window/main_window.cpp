@@ -5,6 +5,7 @@
 #include "ui/charts/trajectory_inspector.h"
 #include "ui/editor/model_editor.h"
 #include "ui/editor/model_editor_panel.h"
+#include "ui/editor/problems_panel.h"
 #include "ui/run/study_runner.h"
 #include "ui/shell/examples_gallery.h"
 #include "ui/shell/help_browser.h"
@@ -61,10 +62,11 @@ MainWindow::MainWindow(QWidget* parent)
       recovery_(new RecoveryStore(RecoveryStore::defaultDirectory(), this)) {
     setCentralWidget(plots_);
     statusBar()->addPermanentWidget(status_, 1);
+    resize(1440, 920); // before the docks are sized; a saved geometry replaces it
     buildDocks();
     buildMenus();
     connectPanels();
-    if (!WindowSettings().restore(*this)) resize(1440, 920);
+    WindowSettings().restore(*this);
     documents_->newModel();
     retitle();
     runs_->probeBackend();
@@ -194,11 +196,13 @@ void MainWindow::connectPanels() {
                 source.text = editor_->text().toStdString();
                 study_->setModel(std::move(model), source, documents_->state().base_directory());
             });
-    connect(study_, &StudyPanel::validityChanged, this, [this](bool ok) {
-        run_action_->setEnabled(ok);
-        run_action_->setToolTip(ok ? tr("Run the study (Ctrl+R)") : study_->errorSummary());
+    connect(study_, &StudyPanel::validityChanged, this, &MainWindow::updateRunAction);
+    connect(editor_, &ModelEditorPanel::problemCountChanged, this, &MainWindow::updateRunAction);
+    connect(documents_, &DocumentController::stateChanged, this, [this] {
+        retitle();
+        // Opened, saved or new: nothing to recover until the next edit.
+        if (!documents_->state().model_modified) recovery_->markClean();
     });
-    connect(documents_, &DocumentController::stateChanged, this, &MainWindow::retitle);
     connect(documents_, &DocumentController::fileUsed, recent_, &RecentFiles::add);
     connect(documents_, &DocumentController::message, this, [this](const QString& text, bool error) {
         messages_->add(error ? MessagesPanel::Level::Error : MessagesPanel::Level::Warning, text);
@@ -213,8 +217,11 @@ void MainWindow::connectPanels() {
             return;
         }
         runs_->run(tab, resolved.resolved);
+        showSweepInPanel(zoomed);
     });
     connect(plots_, &PlotArea::tabRestored, runs_, &RunController::abandon);
+    connect(plots_, &PlotArea::tabRestored, this,
+            [this](ResultTab* tab) { showSweepInPanel(tab->study()->study); });
     connect(plots_, &PlotArea::systemClicked, inspector_, &TrajectoryInspector::inspect);
     connect(plots_, &PlotArea::hoverText, this,
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
@@ -225,6 +232,27 @@ void MainWindow::openExamples() {
     ExamplesGallery gallery(resources_dir(), this);
     connect(&gallery, &ExamplesGallery::exampleChosen, this, [this](const QString& path) { openFile(path); });
     gallery.exec();
+}
+
+void MainWindow::showSweepInPanel(const study::Study& shown) {
+    // The panel is the study file: after a zoom it holds the ranges on screen, so that Save study
+    // writes the picture the user sees.
+    study::Study s = study_->study();
+    if (s.analysis != shown.analysis || s.sweep.size() != shown.sweep.size()) return;
+    s.sweep = shown.sweep;
+    study_->setStudy(s);
+}
+
+void MainWindow::updateRunAction() {
+    const int model_errors = editor_->problems()->errorCount();
+    QString why;
+    if (model_errors > 0)
+        why = tr("The model has %n error(s); the problems list under the editor shows where.", "",
+                 model_errors);
+    else if (study_->hasErrors())
+        why = study_->errorSummary();
+    run_action_->setEnabled(why.isEmpty());
+    run_action_->setToolTip(why.isEmpty() ? tr("Run the study (Ctrl+R)") : why);
 }
 
 bool MainWindow::openFile(const QString& path) {

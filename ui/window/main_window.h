@@ -9,7 +9,8 @@
 
 namespace bif::study {
 struct ResolvedStudy;
-}
+struct Study;
+} // namespace bif::study
 
 namespace bif::ui {
 
@@ -60,6 +61,8 @@ class MainWindow : public QMainWindow {
     void retitle();
     void showHelp(const QString& page);
     void openExamples();
+    void updateRunAction();
+    void showSweepInPanel(const study::Study& shown);
     void exportPicture(bool svg);
     void exportCsv();
 

@@ -116,7 +116,8 @@ void RunController::onFinished(quint64 run, jobs::JobState state, std::shared_pt
         status_.runEnded(tr("Cancelled"));
         break;
     default:
-        status_.runEnded(tr("Done in %1 s").arg(result ? result->info.total_seconds : 0.0, 0, 'f', 2));
+        status_.runEnded(tr("Done in %1 s").arg(result ? result->info.total_seconds : 0.0, 0, 'f', 2),
+                         result ? result->system_count : 0, result ? result->info.total_seconds : 0.0);
         break;
     }
     if (result) report(*result, title);

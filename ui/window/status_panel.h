@@ -24,7 +24,8 @@ class StatusPanel : public QWidget {
     void setBackend(const QString& text, const QString& why);
     void runStarted(const QString& what);
     void showProgress(const study::Progress& progress);
-    void runEnded(const QString& outcome);
+    // `systems` finished in `seconds` (0: unknown) give the final rate.
+    void runEnded(const QString& outcome, std::size_t systems = 0, double seconds = 0.0);
 
     QString phaseText() const;
     QString backendText() const;
