@@ -23,26 +23,45 @@ std::string why_not(const study::Backend& backend, const study::ResolvedStudy& s
     return {};
 }
 
+std::string systems_text(std::size_t count) {
+    return std::to_string(count) + (count == 1 ? " system" : " systems");
+}
+
 } // namespace
 
 BackendSelection BackendRegistry::select(study::BackendChoice choice,
                                          const study::ResolvedStudy& study) const {
     BackendSelection selection;
-    if (choice != study::BackendChoice::Cpu) {
-        const auto cuda = find("cuda");
-        const std::string reason = cuda ? why_not(*cuda, study) : "this build has no CUDA backend";
-        if (reason.empty()) {
-            selection.backend = cuda;
+    if (choice == study::BackendChoice::Cpu) return select_cpu(std::move(selection), study);
+    const auto cuda = find("cuda");
+    const std::size_t systems = study.system_count();
+    // Asking a driver whether it can run is slow the first time: a small study does not ask.
+    if (choice == study::BackendChoice::Auto && cuda && systems < min_gpu_systems_) {
+        if (const auto cpu = find("cpu"); cpu && why_not(*cpu, study).empty()) {
+            selection.notes.push_back("auto: " + systems_text(systems) + "; the CPU is faster for so few");
+            selection.backend = cpu;
             return selection;
         }
-        // Whoever names the GPU explicitly is timing it or needs its precision: running on the CPU
-        // instead would answer a different question.
-        if (choice == study::BackendChoice::Cuda) {
-            selection.failure = "cuda: " + reason;
-            return selection;
-        }
-        if (cuda) selection.notes.push_back("cuda: " + reason + "; running on the CPU");
     }
+    const std::string reason = cuda ? why_not(*cuda, study) : "this build has no CUDA backend";
+    if (reason.empty()) {
+        if (choice == study::BackendChoice::Auto)
+            selection.notes.push_back("auto: " + systems_text(systems) + " fill the GPU; running on cuda");
+        selection.backend = cuda;
+        return selection;
+    }
+    // Whoever names the GPU explicitly is timing it or needs its precision: running on the CPU
+    // instead would answer a different question.
+    if (choice == study::BackendChoice::Cuda) {
+        selection.failure = "cuda: " + reason;
+        return selection;
+    }
+    if (cuda) selection.notes.push_back("cuda: " + reason + "; running on the CPU");
+    return select_cpu(std::move(selection), study);
+}
+
+BackendSelection BackendRegistry::select_cpu(BackendSelection selection,
+                                             const study::ResolvedStudy& study) const {
     auto cpu = find("cpu");
     if (!cpu) {
         selection.failure = "this build has no CPU backend";

@@ -88,6 +88,12 @@ struct OptionReader {
         out.notes.push_back(label(o) + ": " + text);
     }
 
+    // A note for a setting the option gave, at the path a study file writes it.
+    void use(const char* path, const model::Option& o, const std::string& text) {
+        note(o, text);
+        out.used.push_back({path, out.notes.back()});
+    }
+
     // The option's value as a number, or a note saying it was left aside.
     std::optional<double> number(const model::Option& o) {
         const auto value = read_number(o.value);
@@ -112,18 +118,18 @@ struct OptionReader {
         const MethodChoice choice = method_for(o->value);
         if (!choice.method) return note(*o, std::string(choice.why) + "; the default method is kept");
         out.study.solver.method = *choice.method;
-        note(*o, std::string("solver ") + name_of(*choice.method) + " (" + choice.why + ")");
+        use("solver.method", *o, std::string("solver ") + name_of(*choice.method) + " (" + choice.why + ")");
     }
 
     // XPPAUT's TOL bounds the local error of its adaptive methods relative to the solution: rtol.
     void tolerances() {
         if (auto v = positive("tol")) {
             out.study.solver.rtol.all = *v;
-            note(*option("tol"), "solver rtol");
+            use("solver.rtol", *option("tol"), "solver rtol");
         }
         if (auto v = positive("atol")) {
             out.study.solver.atol.all = *v;
-            note(*option("atol"), "solver atol");
+            use("solver.atol", *option("atol"), "solver atol");
         }
     }
 
@@ -132,15 +138,15 @@ struct OptionReader {
     void steps() {
         if (auto v = positive("dt")) {
             out.study.solver.initial_step = *v;
-            note(*option("dt"), "solver initial step (rk4's fixed step)");
+            use("solver.initial_step", *option("dt"), "solver initial step (rk4's fixed step)");
         }
         if (auto v = positive("dtmin")) {
             out.study.solver.min_step = *v;
-            note(*option("dtmin"), "solver min step");
+            use("solver.min_step", *option("dtmin"), "solver min step");
         }
         if (auto v = positive("dtmax")) {
             out.study.solver.max_step = *v;
-            note(*option("dtmax"), "solver max step");
+            use("solver.max_step", *option("dtmax"), "solver max step");
         }
     }
 
@@ -149,11 +155,12 @@ struct OptionReader {
         if (const model::Option* o = option("t0"))
             if (auto v = number(*o)) {
                 out.study.t0 = *v;
-                note(*o, "t0");
+                use("t0", *o, "t0");
             }
         if (auto v = positive("total")) {
             out.study.trajectory.t_end = out.study.t0 + *v;
-            note(*option("total"), "trajectory t_end = t0 + total");
+            out.total = *v;
+            use("analysis.t_end", *option("total"), "trajectory t_end = t0 + total");
         }
         const model::Option* trans = option("trans");
         if (!trans) return;
@@ -161,7 +168,7 @@ struct OptionReader {
         if (!v) return;
         if (*v < 0.0) return note(*trans, "must not be negative; the default is kept");
         out.study.lyapunov.transient_time = *v;
-        note(*trans, "Lyapunov transient time");
+        use("analysis.transient_time", *trans, "Lyapunov transient time");
     }
 
     // The name as the model writes it, "t", or "" when the model has no such state.
@@ -197,13 +204,13 @@ struct OptionReader {
                 return note(*var, "a stroboscopic section needs a positive poipln; the default is kept");
             s.kind = SectionKind::Stroboscopic;
             s.period = level;
-            note(*var, "stroboscopic section every poipln = " + level);
+            use("analysis.section", *var, "stroboscopic section every poipln = " + level);
         } else {
             s.kind = SectionKind::Event;
             s.condition = *level_value == 0.0 ? name : name + "-(" + level + ")";
             s.direction = crossing_direction(sign);
-            note(*var, std::string("event section where ") + s.condition + " crosses zero, " +
-                           name_of(s.direction));
+            use("analysis.section", *var,
+                std::string("event section where ") + s.condition + " crosses zero, " + name_of(s.direction));
         }
         set_all_sections(out.study, s);
         out.study.analysis = AnalysisKind::Bifurcation;
@@ -243,7 +250,7 @@ struct OptionReader {
             if (o->value.size() == 1 && lower(o->value[0]) == 't') continue;
             if (model::parse_expression(scratch, o->value).node) {
                 out.study.trajectory.record.push_back(o->value);
-                note(*o, "recorded by the trajectory");
+                use("analysis.record", *o, "recorded by the trajectory");
             } else {
                 note(*o, "not a state or formula of the model; not recorded");
             }
@@ -278,6 +285,62 @@ ModelDefaults model_defaults(const model::Model& model) {
 
 Study study_defaults_from_model(const model::Model& model) {
     return model_defaults(model).study;
+}
+
+namespace {
+
+// Whether the setting at `path` is one the study's analysis has.
+bool applies(const std::string& path, AnalysisKind kind) {
+    if (path == "analysis.section")
+        return kind == AnalysisKind::Bifurcation || kind == AnalysisKind::ParameterMap ||
+               kind == AnalysisKind::Basins;
+    if (path == "analysis.t_end" || path == "analysis.record") return kind == AnalysisKind::Trajectory;
+    if (path == "analysis.transient_time") return kind == AnalysisKind::Lyapunov;
+    return true;
+}
+
+Section& section_of(Study& study) {
+    switch (study.analysis) {
+    case AnalysisKind::ParameterMap:
+        return study.map.section;
+    case AnalysisKind::Basins:
+        return study.basins.section;
+    default:
+        return study.bifurcation.section;
+    }
+}
+
+void take(Study& study, const ModelDefaults& defaults, const std::string& path) {
+    const Study& from = defaults.study;
+    if (path == "solver.method") study.solver.method = from.solver.method;
+    if (path == "solver.rtol") study.solver.rtol = from.solver.rtol;
+    if (path == "solver.atol") study.solver.atol = from.solver.atol;
+    if (path == "solver.initial_step") study.solver.initial_step = from.solver.initial_step;
+    if (path == "solver.min_step") study.solver.min_step = from.solver.min_step;
+    if (path == "solver.max_step") study.solver.max_step = from.solver.max_step;
+    if (path == "t0") study.t0 = from.t0;
+    // The study's own t0 when it gives one: XPPAUT integrates TOTAL time units from wherever it starts.
+    if (path == "analysis.t_end") study.trajectory.t_end = study.t0 + defaults.total.value_or(0.0);
+    if (path == "analysis.record") study.trajectory.record = from.trajectory.record;
+    if (path == "analysis.transient_time") study.lyapunov.transient_time = from.lyapunov.transient_time;
+    if (path == "analysis.section") section_of(study) = from.bifurcation.section;
+}
+
+} // namespace
+
+Problems apply_model_defaults(Study& study, const model::Model& model) {
+    Problems problems;
+    if (!study.given) return problems;
+    const std::set<std::string> given = std::move(*study.given);
+    study.given.reset();
+    const ModelDefaults defaults = model_defaults(model);
+    // `used` lists t0 before total, so a trajectory's end counts from the t0 it will have.
+    for (const OptionUse& use : defaults.used) {
+        if (given.count(use.path) || !applies(use.path, study.analysis)) continue;
+        take(study, defaults, use.path);
+        problems.push_back({ProblemSeverity::Warning, use.path, "not given; from the model's " + use.note});
+    }
+    return problems;
 }
 
 } // namespace bif::study

@@ -1,6 +1,7 @@
 #include "engine/study/resolved_study.h"
 
 #include "engine/model/parse.h"
+#include "engine/study/model_options.h"
 #include "engine/study/resolve_parts.h"
 #include "engine/study/study_checks.h"
 #include "engine/study/study_json.h"
@@ -108,13 +109,22 @@ codegen::Precision ResolvedStudy::precision_for(bool gpu) const {
 
 ResolveResult resolve_study(const Study& study, const std::string& base_directory) {
     ResolveResult result;
-    result.problems = check_study_values(study);
-    if (study.model.path.empty() == study.model.text.empty()) return result;
-    std::optional<model::Model> parsed = load_model(study, base_directory, result.problems);
+    // The settings a file left out come from the model's options before the values are checked:
+    // a section left out is no error when the model has one.
+    Study filled = study;
+    Problems model_problems, taken;
+    std::optional<model::Model> parsed;
+    if (study.model.path.empty() != study.model.text.empty()) {
+        parsed = load_model(study, base_directory, model_problems);
+        if (parsed) taken = apply_model_defaults(filled, *parsed);
+    }
+    result.problems = check_study_values(filled);
+    result.problems.insert(result.problems.end(), model_problems.begin(), model_problems.end());
+    result.problems.insert(result.problems.end(), taken.begin(), taken.end());
     if (!parsed) return result;
     auto model = std::make_shared<model::Model>(std::move(*parsed));
     auto resolved = std::make_shared<ResolvedStudy>();
-    resolved->study = study;
+    resolved->study = std::move(filled);
     resolved->base_directory = base_directory;
     resolved->model = model;
     detail::resolve_names(*resolved, result.problems);

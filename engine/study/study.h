@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -179,6 +181,12 @@ struct Study {
     SolverSettings solver;
     PrecisionChoice precision = PrecisionChoice::Auto;
     BackendChoice backend = BackendChoice::Auto;
+
+    // The JSON paths a study file gave ("t0", "solver", "solver.method", "analysis.section", ...),
+    // set by the reader. resolve_study takes the settings a file left out from the model's `@`
+    // options (engine/study/model_options.h); a study without it (made in code, or resolved) holds
+    // every value it uses. Not written: a written study gives every setting.
+    std::optional<std::set<std::string>> given;
 };
 
 // The spellings used in study files and messages ("bifurcation", "rkck45", "log", ...).

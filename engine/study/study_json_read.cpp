@@ -315,6 +315,16 @@ void read_schema_version(JsonFields& root, Study& study, Problems& problems) {
                                 " and ignores what it does not know"});
 }
 
+// Every member path of every object in the file, arrays not entered: what the file gave.
+void collect_given(const json& object, const std::string& path, std::set<std::string>& given) {
+    if (!object.is_object()) return;
+    for (const auto& [key, value] : object.items()) {
+        const std::string member = member_path(path, key);
+        given.insert(member);
+        collect_given(value, member, given);
+    }
+}
+
 // nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 3, column 5: ".
 std::string json_error_text(const std::string& what) {
     const auto bracket = what.find("] ");
@@ -349,6 +359,8 @@ StudyReadResult read_study_json(std::string_view json_text) {
     fields.choice("precision", study.precision);
     fields.choice("backend", study.backend);
     fields.finish();
+    study.given.emplace();
+    collect_given(root, "", *study.given);
     result.study = std::move(study);
     return result;
 }

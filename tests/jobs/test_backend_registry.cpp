@@ -1,5 +1,6 @@
 // The registry's choice of backend: only `auto` may fall back to the CPU; an explicit request that
-// cannot be honoured is a failure with the one-line reason, never a quiet run elsewhere.
+// cannot be honoured is a failure with the one-line reason, never a quiet run elsewhere. Under
+// `auto` the work decides: few systems run on the CPU, big ensembles on an available GPU.
 #include "engine/jobs/backend_registry.h"
 #include "fake_backend.h"
 
@@ -19,11 +20,36 @@ class PickyBackend : public test::FakeBackend {
     }
 };
 
+// An available GPU stand-in that counts how often it was asked whether it can run.
+class CountingBackend : public test::FakeBackend {
+  public:
+    CountingBackend() : FakeBackend("cuda", true, 0us) {}
+    study::Availability availability() const override {
+        ++asked;
+        return FakeBackend::availability();
+    }
+    mutable int asked = 0;
+};
+
+// A CPU stand-in that cannot run the study (no compiler, and the evaluator lacks something).
+class UnsupportingCpu : public test::FakeBackend {
+  public:
+    UnsupportingCpu() : FakeBackend("cpu", true, 0us) {}
+    study::Availability supports(const study::ResolvedStudy&) const override {
+        return {false, "no C++ compiler"};
+    }
+};
+
 jobs::BackendRegistry registry_of(std::vector<std::shared_ptr<study::Backend>> backends) {
     jobs::BackendRegistry registry;
     for (auto& b : backends)
         registry.add(std::move(b));
     return registry;
+}
+
+// Big enough for auto to consider the GPU.
+int big() {
+    return static_cast<int>(jobs::default_min_gpu_systems);
 }
 
 } // namespace
@@ -50,7 +76,7 @@ TEST_CASE("an explicit cuda request that cannot be honoured fails with the reaso
         CHECK(s.backend == nullptr);
         CHECK(s.failure == "cuda: this build has no CUDA backend");
     }
-    SECTION("cuda available: it is chosen") {
+    SECTION("cuda available: it is chosen, however small the study") {
         auto cuda = std::make_shared<test::FakeBackend>("cuda", true, 0us);
         const auto s = registry_of({cpu, cuda}).select(study::BackendChoice::Cuda, *study);
         CHECK(s.backend == cuda);
@@ -60,7 +86,7 @@ TEST_CASE("an explicit cuda request that cannot be honoured fails with the reaso
 }
 
 TEST_CASE("auto falls back to the CPU and says why", "[jobs][select]") {
-    const auto study = test::fake_study(3);
+    const auto study = test::fake_study(big());
     auto cpu = std::make_shared<test::FakeBackend>("cpu", true, 0us);
 
     SECTION("cuda unavailable") {
@@ -82,14 +108,61 @@ TEST_CASE("auto falls back to the CPU and says why", "[jobs][select]") {
         CHECK(s.backend == cpu);
         CHECK(s.notes.empty());
     }
-    SECTION("cuda available: it wins") {
-        auto cuda = std::make_shared<test::FakeBackend>("cuda", true, 0us);
-        CHECK(registry_of({cpu, cuda}).select(study::BackendChoice::Auto, *study).backend == cuda);
+}
+
+TEST_CASE("auto sends big ensembles to the GPU and small studies to the CPU", "[jobs][select]") {
+    auto cpu = std::make_shared<test::FakeBackend>("cpu", true, 0us);
+    auto cuda = std::make_shared<CountingBackend>();
+    const auto registry = registry_of({cpu, cuda});
+    const std::size_t threshold = registry.min_gpu_systems();
+    REQUIRE(threshold == jobs::default_min_gpu_systems);
+
+    SECTION("as many systems as the threshold: the GPU") {
+        const auto study = test::fake_study(static_cast<int>(threshold));
+        REQUIRE(study->system_count() == threshold);
+        const auto s = registry.select(study::BackendChoice::Auto, *study);
+        CHECK(s.backend == cuda);
+        REQUIRE(s.notes.size() == 1);
+        CHECK(s.notes[0] == "auto: " + std::to_string(threshold) + " systems fill the GPU; running on cuda");
+    }
+    SECTION("one system fewer: the CPU, without asking the GPU driver") {
+        const auto study = test::fake_study(static_cast<int>(threshold) - 1);
+        const auto s = registry.select(study::BackendChoice::Auto, *study);
+        CHECK(s.backend == cpu);
+        REQUIRE(s.notes.size() == 1);
+        CHECK(s.notes[0] ==
+              "auto: " + std::to_string(threshold - 1) + " systems; the CPU is faster for so few");
+        CHECK(cuda->asked == 0);
+    }
+    SECTION("a single system says so in the singular") {
+        const auto s = registry.select(study::BackendChoice::Auto, *test::fake_study(1));
+        CHECK(s.backend == cpu);
+        REQUIRE(s.notes.size() == 1);
+        CHECK(s.notes[0] == "auto: 1 system; the CPU is faster for so few");
+    }
+    SECTION("a trajectory is one system: the CPU") {
+        study::Study t;
+        t.model.text = "x'=-x\ndone\n";
+        t.analysis = study::AnalysisKind::Trajectory;
+        const auto resolved = study::resolve_study(t, "").resolved;
+        REQUIRE(resolved);
+        CHECK(registry.select(study::BackendChoice::Auto, *resolved).backend == cpu);
+    }
+    SECTION("a small study the CPU cannot run still goes to the GPU") {
+        auto unable = std::make_shared<UnsupportingCpu>();
+        const auto s = registry_of({unable, cuda}).select(study::BackendChoice::Auto, *test::fake_study(3));
+        CHECK(s.backend == cuda);
+    }
+    SECTION("the threshold can be moved") {
+        auto lowered = registry_of({cpu, cuda});
+        lowered.set_min_gpu_systems(10);
+        CHECK(lowered.select(study::BackendChoice::Auto, *test::fake_study(10)).backend == cuda);
+        CHECK(lowered.select(study::BackendChoice::Auto, *test::fake_study(9)).backend == cpu);
     }
 }
 
 TEST_CASE("cpu is never replaced, and its own failure is reported", "[jobs][select]") {
-    const auto study = test::fake_study(3);
+    const auto study = test::fake_study(big());
     auto cuda = std::make_shared<test::FakeBackend>("cuda", true, 0us);
     auto cpu = std::make_shared<test::FakeBackend>("cpu", true, 0us);
     CHECK(registry_of({cpu, cuda}).select(study::BackendChoice::Cpu, *study).backend == cpu);

@@ -106,7 +106,9 @@ TEST_CASE("backend selection under auto falls back to the CPU with a note", "[jo
     auto cuda = std::make_shared<test::FakeBackend>("cuda", false, 0us);
     jobs::JobOptions options;
     options.backend = study::BackendChoice::Auto;
-    auto job = jobs::submit(registry_with(cpu, cuda), test::fake_study(4), options);
+    // Big enough that auto considers the GPU at all.
+    const int systems = static_cast<int>(jobs::default_min_gpu_systems);
+    auto job = jobs::submit(registry_with(cpu, cuda), test::fake_study(systems), options);
     REQUIRE(job->wait_for(10s));
     REQUIRE(job->result());
     CHECK(job->result()->info.backend == "cpu");
@@ -117,10 +119,11 @@ TEST_CASE("backend selection under auto falls back to the CPU with a note", "[jo
     SECTION("an available GPU backend wins under auto") {
         auto gpu = std::make_shared<test::FakeBackend>("cuda", true, 0us);
         options.backend = study::BackendChoice::Auto;
-        auto auto_job = jobs::submit(registry_with(cpu, gpu), test::fake_study(4), options);
+        auto auto_job = jobs::submit(registry_with(cpu, gpu), test::fake_study(systems), options);
         REQUIRE(auto_job->wait_for(10s));
         CHECK(auto_job->result()->info.backend == "cuda");
-        CHECK(auto_job->result()->info.notes.empty());
+        REQUIRE(auto_job->result()->info.notes.size() == 1);
+        CHECK(auto_job->result()->info.notes[0].rfind("auto: ", 0) == 0);
     }
     SECTION("cpu is never replaced") {
         auto gpu = std::make_shared<test::FakeBackend>("cuda", true, 0us);

@@ -181,7 +181,10 @@ void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource
 void StudyPanel::setStudy(const Study& s) {
     filling_ = true;
     if (!model_) source_ = s.model;
-    fill(s);
+    // The form shows the values the study runs with, those a file left to the model's options included.
+    Study shown = s;
+    if (model_) apply_model_defaults(shown, *model_);
+    fill(shown);
     filling_ = false;
     registerPaths();
     check();
