@@ -17,6 +17,8 @@ commands:
                                    run a study (resources/studies/ has examples): progress on
                                    stderr, the result as CSV to --out or stdout; --check only
                                    checks the study; Ctrl-C stops the run and writes nothing
+  run MODEL.ode [--out output.dat] [--check] [--quiet]
+                                   run the model as `xppaut MODEL.ode -silent` does (its @ options)
   plot STUDY.json --out figure.png|figure.svg [--size WxH] [--backend auto|cpu|cuda] [--quantity NAME]
                                    run a study and draw the figure the app shows for it (bifurcation
                                    diagrams, maps, basins); only in builds with the GUI libraries

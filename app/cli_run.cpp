@@ -5,6 +5,7 @@
 #include "cli_commands.h"
 #include "cli_paths.h"
 #include "cli_study.h"
+#include "cli_xpp_batch.h"
 #include "engine/jobs/installed_backends.h"
 #include "engine/jobs/job.h"
 #include "engine/model/input_file.h"
@@ -240,6 +241,13 @@ int run_job(std::shared_ptr<const study::ResolvedStudy> resolved, const RunArgum
 } // namespace
 
 int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    // An .ode file where the study goes: XPPAUT's batch mode (cli_xpp_batch.h).
+    for (std::size_t i = 0; i < args.size();
+         i += args[i] == "--backend" || args[i] == "--out" || args[i] == "--threads" ? 2 : 1)
+        if (!args[i].starts_with("--")) {
+            if (args[i].ends_with(".ode")) return run_xpp_batch(args, out, err);
+            break;
+        }
     const std::optional<RunArguments> a = parse_run_arguments(args, err);
     if (!a) return Usage;
     LoadedStudy loaded;

@@ -1,0 +1,221 @@
+// `bifscope-cli run MODEL.ode` against XPPAUT 6.11's own batch mode (`xppaut MODEL.ode -silent`), run
+// side by side on the same file in a temporary folder. Skips with a message where xppaut is missing.
+//
+// Tolerances: XPPAUT stores floats and prints 8 digits, so even identical double-precision RK4 steps
+// agree only to ~6e-8 relative; 2e-7 is allowed. Chaotic models are compared up to a horizon where
+// the round-off difference between two RK4 codes (~1e-16), amplified by e^(lambda t), is still far
+// below that. Elsewhere the methods differ on purpose, and the bound says by how much, as a fraction
+// of the column's largest magnitude: XPPAUT locates events and stroboscopic section points by linear
+// interpolation inside a step (an O(dt^2) error per event), and its adaptive methods take other
+// steps than Bifscope's with the same tolerance.
+#include "cli_process.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using bif::test::run_cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Table = std::vector<std::vector<double>>;
+
+bool have_xppaut() {
+    return std::system("command -v xppaut > /dev/null 2>&1") == 0;
+}
+
+struct Folder {
+    fs::path path;
+    explicit Folder(const std::string& name) {
+        path = fs::temp_directory_path() / ("bifscope-xpp-" + std::to_string(getpid()) + "-" + name);
+        fs::create_directories(path);
+    }
+    ~Folder() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+Table read_table(const fs::path& file) {
+    Table rows;
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream fields(line);
+        std::vector<double> row;
+        for (double v; fields >> v;)
+            row.push_back(v);
+        if (!row.empty()) rows.push_back(row);
+    }
+    return rows;
+}
+
+// XPPAUT's output for `text`, written as NAME.ode in `folder`; reads the file the model's @ output names.
+Table run_xppaut(const Folder& folder, const std::string& name, const std::string& text,
+                 const std::string& output = "output.dat") {
+    std::ofstream(folder.path / (name + ".ode")) << text;
+    fs::remove(folder.path / output);
+    const std::string command =
+        "cd '" + folder.path.string() + "' && xppaut " + name + ".ode -silent > /dev/null 2>&1 < /dev/null";
+    REQUIRE(std::system(command.c_str()) == 0);
+    return read_table(folder.path / output);
+}
+
+struct BifscopeRun {
+    bif::test::CliOutcome outcome;
+    Table rows;
+};
+
+BifscopeRun run_bifscope(const Folder& folder, const std::string& name) {
+    const fs::path out = folder.path / (name + ".bif.dat");
+    BifscopeRun r;
+    r.outcome = run_cli({"run", (folder.path / (name + ".ode")).string(), "--out", out.string()});
+    r.rows = read_table(out);
+    return r;
+}
+
+std::string slurp(const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+struct Agreement {
+    double t_max = INFINITY; // rows after this time are not compared (chaos)
+    double rtol = 2e-7;      // relative to the value
+    double stol = 1e-9;      // relative to the column's largest magnitude
+};
+
+// Same row count, same times; values within the agreement up to its horizon.
+void require_agreement(const Table& bif, const Table& xpp, const Agreement& a) {
+    REQUIRE(!xpp.empty());
+    REQUIRE(bif.size() == xpp.size());
+    const std::size_t width = xpp[0].size();
+    std::vector<double> scale(width, 0.0);
+    for (const auto& row : xpp)
+        for (std::size_t c = 0; c < width; ++c)
+            scale[c] = std::max(scale[c], std::fabs(row[c]));
+    std::size_t compared = 0;
+    for (std::size_t i = 0; i < xpp.size(); ++i) {
+        REQUIRE(bif[i].size() == width);
+        INFO("row " << i << " t=" << xpp[i][0]);
+        REQUIRE(bif[i][0] == Approx(xpp[i][0]).epsilon(2e-7).margin(1e-7));
+        if (xpp[i][0] > a.t_max) continue;
+        ++compared;
+        for (std::size_t c = 1; c < width; ++c) {
+            INFO("column " << c << ": bifscope " << bif[i][c] << ", xppaut " << xpp[i][c]);
+            REQUIRE(std::fabs(bif[i][c] - xpp[i][c]) <= a.rtol * std::fabs(xpp[i][c]) + a.stol * scale[c]);
+        }
+    }
+    CHECK(compared >= xpp.size() / 20);
+}
+
+} // namespace
+
+TEST_CASE("every bundled model's batch run matches XPPAUT's output.dat", "[cli][xppaut]") {
+    if (!have_xppaut()) {
+        WARN("xppaut is not installed: the comparison with XPPAUT is skipped");
+        return;
+    }
+    struct Case {
+        const char* model;
+        Agreement agreement;
+    };
+    const Case cases[] = {
+        {"brusselator_forced", {}},
+        {"hodgkin_huxley", {}},
+        {"vanderpol", {}},
+        {"lorenz", {15.0}},           // lambda ~ 0.9: e^13.5 * 1e-16 ~ 1e-10
+        {"chua", {15.0}},             // double scroll, lambda ~ 0.3 (in these units, measured < 1)
+        {"rossler", {100.0}},         // lambda ~ 0.07
+        {"forced_vanderpol", {50.0}}, // sensitive on its chaotic band
+        // Stroboscopic section every 2*pi, XPPAUT interpolating linearly between steps of 0.01:
+        // dt^2/8 * |y''| ~ 3e-5; chaotic after t ~ 150.
+        {"duffing", {150.0, 0.0, 2e-4}},
+        // Impacts located by linear interpolation in XPPAUT: ~2e-7 of the scale per impact, growing
+        // to ~1e-5 over the 50 time units.
+        {"relief_valve", {INFINITY, 0.0, 5e-5}},
+        // qualrk (Cash-Karp, tol 1e-10) and stiff (tol 1e-8): same tolerances, other step controllers.
+        {"keller_miksis", {INFINITY, 0.0, 5e-6}},
+        {"pleiades", {INFINITY, 0.0, 5e-6}},
+        {"robertson", {INFINITY, 0.0, 5e-6}},
+    };
+    for (const Case& c : cases) {
+        SECTION(c.model) {
+            Folder folder(c.model);
+            const std::string text = slurp(fs::path(BIFSCOPE_MODELS_DIR) / (std::string(c.model) + ".ode"));
+            const Table xpp = run_xppaut(folder, c.model, text);
+            const BifscopeRun bif = run_bifscope(folder, c.model);
+            INFO(bif.outcome.err);
+            REQUIRE(bif.outcome.exit_status == 0);
+            require_agreement(bif.rows, xpp, c.agreement);
+        }
+    }
+}
+
+TEST_CASE("the @ options shape the rows as in XPPAUT", "[cli][xppaut]") {
+    if (!have_xppaut()) {
+        WARN("xppaut is not installed: the comparison with XPPAUT is skipped");
+        return;
+    }
+    struct Case {
+        const char* name;
+        const char* text;
+        const char* output;
+    };
+    const Case cases[] = {
+        // t0 and trans are absolute times; total not a multiple of njmp*dt
+        {"timing",
+         "x'=1\ny'=-y\ny(0)=1\npar a=2\naux q=a*t\n@ total=1.05,dt=0.1,njmp=3,t0=2,trans=2.3\ndone\n",
+         "output.dat"},
+        // bound applies to the aux columns too; the row beyond it is not written
+        {"bound_aux", "x'=1\naux w=10*x\n@ total=2,dt=0.1,bound=14.5\ndone\n", "output.dat"},
+        {"bound_state", "x'=x\nx(0)=1\n@ total=10,dt=0.1,bound=100\ndone\n", "output.dat"},
+        // maxstor counts the first row
+        {"maxstor", "x'=1\n@ total=2,dt=0.1,maxstor=5\ndone\n", "output.dat"},
+        // adaptive methods write every dt whatever njmp says; @ output names the file
+        {"adaptive",
+         "x'=1\ny'=y\ny(0)=1\n@ total=3,dt=0.1,meth=qualrk,njmp=4,tol=1e-9,atol=1e-9,output=y.dat\ndone\n",
+         "y.dat"},
+    };
+    for (const Case& c : cases) {
+        SECTION(c.name) {
+            Folder folder(c.name);
+            const Table xpp = run_xppaut(folder, c.name, c.text, c.output);
+            const BifscopeRun bif = run_bifscope(folder, c.name);
+            INFO(bif.outcome.err);
+            REQUIRE(bif.outcome.exit_status == 0);
+            require_agreement(bif.rows, xpp, {INFINITY, 2e-7, 1e-8});
+        }
+    }
+}
+
+TEST_CASE("a run that fails numerically says so and keeps the rows before it", "[cli]") {
+    Folder folder("blowup");
+    // x' = x^2 from x(0)=1 is 1/(1-t): infinite at t = 1; a huge bound lets it get there.
+    std::ofstream(folder.path / "blowup.ode") << "x'=x^2\nx(0)=1\n@ total=2,dt=0.01,bound=1e308\ndone\n";
+    const BifscopeRun r = run_bifscope(folder, "blowup");
+    INFO(r.outcome.err);
+    CHECK(r.outcome.exit_status == 4);
+    CHECK(r.outcome.err.find("failed") != std::string::npos);
+    REQUIRE(r.rows.size() > 50);
+    REQUIRE(r.rows.back()[0] < 1.5); // RK4 passes the pole with finite values for a few steps
+    // The rows written are the solution 1/(1-t), RK4 with h=0.01 being accurate to ~1e-6 away from
+    // the pole.
+    for (const auto& row : r.rows)
+        if (row[0] < 0.9) CHECK(row[1] == Approx(1.0 / (1.0 - row[0])).epsilon(1e-5));
+}
+
+TEST_CASE("a batch run refuses to overwrite its model", "[cli]") {
+    Folder folder("self");
+    const std::string model = (folder.path / "m.ode").string();
+    std::ofstream(model) << "x'=-x\n@ total=1\ndone\n";
+    const auto r = run_cli({"run", model, "--out", model});
+    CHECK(r.exit_status == 2);
+    CHECK(slurp(model) == "x'=-x\n@ total=1\ndone\n");
+}
