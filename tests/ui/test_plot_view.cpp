@@ -5,6 +5,7 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -229,4 +230,22 @@ TEST_CASE("screenshots of maps, basins and a stale picture", "[plot][view][scree
     const QImage bshot = test::save_screenshot(t.view, "plot_view_basins");
     const QPoint centre = t.at(0.5, 0.5);
     CHECK(bshot.pixel(centre) == plot::none_found_color);
+}
+
+TEST_CASE("the value under the cursor shows as a tooltip beside it", "[plot][view][tooltip]") {
+    Fixture t;
+    const int i = 12, j = 5;
+    const QPoint cell = t.at((i + 0.5) / n0, 1.0 - (j + 0.5) / n1);
+    QTest::mouseMove(&t.view, cell);
+    const QPointF d = plot::FigurePainter::toData(t.view.plotArea(), t.view.range(), QPointF(cell));
+    const QString expected = t.figure->describe(d.x(), d.y());
+    REQUIRE_FALSE(expected.isEmpty());
+    REQUIRE(test::wait_until([] { return QToolTip::isVisible(); }, 2000));
+    CHECK(QToolTip::text() == expected);
+    // The period the test computes for this cell, read in the tooltip.
+    const double period = 1.0 + std::floor(4 * (double(i) / (n0 - 1) + double(j) / (n1 - 1)) / 2);
+    CHECK(QToolTip::text().contains(QString(", period %1").arg(period)));
+    // Outside the plot area the tooltip goes away.
+    QTest::mouseMove(&t.view, QPoint(2, 2));
+    CHECK(test::wait_until([] { return !QToolTip::isVisible(); }, 2000));
 }

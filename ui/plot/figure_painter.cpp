@@ -45,6 +45,12 @@ double widest_label(const std::vector<Tick>& ticks, const QFontMetricsF& fm) {
     return w;
 }
 
+// How many of `count` legend entries to draw in `height`: all, or what fits less one line for the rest.
+std::size_t legend_shown(std::size_t count, double height, const QFontMetricsF& fm) {
+    const auto fit = static_cast<std::size_t>(std::max(0.0, std::floor((height + 2) / (fm.height() + 2))));
+    return fit >= count ? count : fit > 0 ? fit - 1 : 0;
+}
+
 std::vector<Tick> key_ticks(const ColorKey& key, double length, const QFontMetricsF& fm) {
     return fitted_ticks(AxisRange{key.from, key.to, key.log}, length, fm, false);
 }
@@ -86,6 +92,8 @@ FigureLayout FigurePainter::layout(const QRectF& target, const PlotRange& view,
         for (const auto& e : key.entries)
             key_width = std::max(key_width, fm.height() + gap + fm.horizontalAdvance(e.label));
         key_width = std::max(key_width, fm.horizontalAdvance(key.label));
+        const std::size_t shown = legend_shown(key.entries.size(), bottom - top - fm.height() - 4, fm);
+        key_width = std::max(key_width, fm.horizontalAdvance(legend_overflow(key, shown)));
     } else {
         key_width = ramp_width + tick_length + 2 + widest_label(key_ticks(key, bottom - top, fm), fm) + gap +
                     fm.height();
@@ -189,15 +197,19 @@ void FigurePainter::paintKey(QPainter& p, const QRectF& key) const {
     const QFontMetricsF fm(options_.font, p.device());
     p.setPen(options_.foreground);
     const auto swatches = [&](double top) {
-        for (const auto& e : k.entries) {
-            if (top + fm.height() > key.bottom() + fm.height()) break;
+        // What fits; when not all, the last line says what is left out.
+        const double line = fm.height() + 2;
+        const std::size_t shown = legend_shown(k.entries.size(), key.bottom() - top, fm);
+        for (std::size_t i = 0; i < shown; ++i, top += line) {
             const QRectF box(key.left(), top + 2, fm.height() - 4, fm.height() - 4);
-            p.fillRect(box, QColor::fromRgba(e.color));
+            p.fillRect(box, QColor::fromRgba(k.entries[i].color));
             p.drawRect(box);
             p.drawText(QRectF(key.left() + fm.height() + 2, top, key.width(), fm.height()),
-                       Qt::AlignLeft | Qt::AlignVCenter, e.label);
-            top += fm.height() + 2;
+                       Qt::AlignLeft | Qt::AlignVCenter, k.entries[i].label);
         }
+        if (shown < k.entries.size() && key.bottom() - top >= fm.height())
+            p.drawText(QRectF(key.left(), top, key.width() + gap, fm.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter, legend_overflow(k, shown));
     };
     if (k.categorical) {
         p.drawText(QRectF(key.left(), key.top(), key.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,

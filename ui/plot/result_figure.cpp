@@ -22,10 +22,6 @@ study::Result layout_of(const study::ResolvedStudy& s) {
     return study::allocate_result(one);
 }
 
-bool is_categorical(const QString& name) {
-    return name == "period" || name == "label" || name == "status";
-}
-
 QString number(double v) {
     return QString::number(v, 'g', 4);
 }
@@ -151,7 +147,8 @@ PlotRange ResultFigure::viewport() const {
 }
 
 PlotRange ResultFigure::imageRange() const {
-    return kind_ == FigureKind::Diagram ? viewport_ : fullRange();
+    if (image_.isNull()) return kind_ == FigureKind::Diagram ? viewport_ : fullRange();
+    return image_range_;
 }
 
 void ResultFigure::setResult(std::shared_ptr<const study::Result> result) {
@@ -169,55 +166,78 @@ void ResultFigure::noteBlock(const std::shared_ptr<const study::Result>& result,
                              const std::vector<std::size_t>& systems, int stride) {
     const auto index = static_cast<std::uint32_t>(results_.size());
     results_.push_back(result);
+    result_users_.push_back(0);
     bool superseded = false;
     for (std::size_t row = 0; row < systems.size(); ++row) {
         const std::size_t s = systems[row];
         if (s >= owner_.size()) continue;
-        superseded |= owner_[s] != no_owner;
+        if (owner_[s] != no_owner) {
+            superseded = true;
+            // Drop a result once no system refers to it (a superseded provisional block).
+            if (--result_users_[owner_[s]] == 0) results_[owner_[s]].reset();
+        }
         received_ += owner_[s] == no_owner;
         owner_[s] = index;
+        ++result_users_[index];
         owner_row_[s] = static_cast<std::uint32_t>(row);
         status_[s] = result->status[row];
     }
-    // Drop results that no system refers to any more (superseded provisional blocks).
-    if (superseded) {
-        std::vector<bool> used(results_.size(), false);
-        for (auto o : owner_)
-            if (o != no_owner) used[o] = true;
-        for (std::size_t i = 0; i < results_.size(); ++i)
-            if (!used[i]) results_[i].reset();
-    }
-    if (kind_ == FigureKind::Map) {
-        const std::size_t n0 = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
-        const std::size_t n1 = study_->grid.axis_count() > 1 ? study_->grid.values(1).size() : 1;
-        const auto s16 = static_cast<std::uint16_t>(std::clamp(stride, 1, 65535));
+    if (kind_ == FigureKind::Map)
+        noteMapBlock(systems, stride);
+    else
+        noteDiagramBlock(*result, systems, superseded);
+}
+
+void ResultFigure::noteMapBlock(const std::vector<std::size_t>& systems, int stride) {
+    const std::size_t n0 = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
+    const std::size_t n1 = study_->grid.axis_count() > 1 ? study_->grid.values(1).size() : 1;
+    const auto s16 = static_cast<std::uint16_t>(std::clamp(stride, 1, 65535));
+    bool recolour = false;
+    for (std::size_t s : systems) {
+        if (s >= owner_.size()) continue;
+        // Colours stay valid while the new values fall inside the range they were painted with.
+        const double v = mapValue(s);
+        const bool front_invalid = !colours_ || colours_->include(v, status_[s]);
+        const bool pass_invalid = pass_ && pass_->colours->include(v, status_[s]);
+        recolour |= pass_ ? pass_invalid : front_invalid;
         // A system of a stride-s pass stands for the s x s cells from it until finer passes come.
-        for (std::size_t s : systems) {
-            const std::size_t i0 = s % n0, j0 = (s / n0) % n1;
-            for (std::size_t j = j0; j < std::min(n1, j0 + s16); ++j)
-                for (std::size_t i = i0; i < std::min(n0, i0 + s16); ++i) {
-                    const std::size_t cell = j * n0 + i;
-                    if (cell_stride_[cell] == 0 || cell_stride_[cell] >= s16) {
-                        cell_stride_[cell] = s16;
-                        cell_source_[cell] = static_cast<std::uint32_t>(s);
-                    }
+        const std::size_t i0 = s % n0, j0 = (s / n0) % n1;
+        for (std::size_t j = j0; j < std::min(n1, j0 + s16); ++j) {
+            bool row_changed = false;
+            for (std::size_t i = i0; i < std::min(n0, i0 + s16); ++i) {
+                const std::size_t cell = j * n0 + i;
+                if (cell_stride_[cell] == 0 || cell_stride_[cell] >= s16) {
+                    cell_stride_[cell] = s16;
+                    cell_source_[cell] = static_cast<std::uint32_t>(s);
+                    row_changed = true;
                 }
+            }
+            if (row_changed && j < dirty_rows_.size()) dirty_rows_[j] = 1, any_dirty_row_ = true;
         }
-        dirty_ = std::max(dirty_, Dirty::Colours);
-        return;
     }
+    if (recolour) dirty_ = std::max(dirty_, Dirty::Colours);
+}
+
+void ResultFigure::noteDiagramBlock(const study::Result& result, const std::vector<std::size_t>& systems,
+                                    bool superseded) {
     const PlotRange before = fullRange();
-    updateDataRange(*result);
+    updateDataRange(result);
     if (!viewport_set_ && !(fullRange() == before)) {
         viewport_.y = fullRange().y;
         dirty_ = Dirty::Bins;
     }
-    if (superseded || dirty_ == Dirty::Bins) {
-        dirty_ = Dirty::Bins;
+    if (superseded) dirty_ = Dirty::Bins;
+    if (dirty_ == Dirty::Bins) return;
+    if (!pass_) {
+        binSystems(systems, up_counts_, down_counts_, image_range_, image_pixels_, most_, &dirty_rows_);
         return;
     }
-    binSystems(systems);
-    dirty_ = std::max(dirty_, Dirty::Colours);
+    // A rebin under way takes the systems it has passed; the rest it meets in turn.
+    std::vector<std::size_t> passed;
+    for (std::size_t s : systems)
+        if (pass_->stage == Pass::Stage::Paint || s < pass_->cursor) passed.push_back(s);
+    binSystems(passed, pass_->up, pass_->down, pass_->range, pass_->pixels, pass_->most,
+               pass_->stage == Pass::Stage::Paint ? &dirty_rows_ : nullptr);
 }
 
 void ResultFigure::updateDataRange(const study::Result& result) {
@@ -233,111 +253,238 @@ void ResultFigure::updateDataRange(const study::Result& result) {
             }
 }
 
-void ResultFigure::rebin() {
-    const std::size_t size = static_cast<std::size_t>(pixels_.width()) * pixels_.height();
-    up_counts_.assign(size, 0);
-    down_counts_.assign(study_->is_continuation() ? size : 0, 0);
-    std::vector<std::size_t> all;
-    all.reserve(received_);
-    for (std::size_t s = 0; s < owner_.size(); ++s)
-        if (owner_[s] != no_owner) all.push_back(s);
-    binSystems(all);
-}
-
-void ResultFigure::binSystems(const std::vector<std::size_t>& systems) {
-    const int w = pixels_.width(), h = pixels_.height();
-    if (up_counts_.size() != static_cast<std::size_t>(w) * h) return; // rebin() follows
-    const double x0 = viewport_.x.display_from(), x1 = viewport_.x.display_to();
-    const double y0 = viewport_.y.display_from(), y1 = viewport_.y.display_to();
+void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vector<std::uint32_t>& up,
+                              std::vector<std::uint32_t>& down, const PlotRange& range, QSize pixels,
+                              std::uint32_t& most, std::vector<char>* rows) const {
+    const int w = pixels.width(), h = pixels.height();
+    if (up.size() != static_cast<std::size_t>(w) * h) return;
+    const double x0 = range.x.display_from(), x1 = range.x.display_to();
+    const double y0 = range.y.display_from(), y1 = range.y.display_to();
     const double sx = w / (x1 - x0), sy = h / (y1 - y0);
     const std::size_t column = static_cast<std::size_t>(quantity_);
     const std::size_t half = study_->grid.system_count();
     for (std::size_t s : systems) {
         if (owner_[s] == no_owner || !results_[owner_[s]]) continue;
-        const double px = (viewport_.x.to_display(sweptValue(s, 0)) - x0) * sx;
+        const double px = (range.x.to_display(sweptValue(s, 0)) - x0) * sx;
         if (!(px >= 0.0 && px < w)) continue;
         const auto& p = results_[owner_[s]]->points;
         if (column >= p.width()) continue;
-        auto& counts = study_->is_continuation() && s >= half ? down_counts_ : up_counts_;
+        auto& counts = study_->is_continuation() && s >= half ? down : up;
         const std::size_t row = owner_row_[s];
         const double* v = &p.values[row * p.rows_per_system * p.width() + column];
         for (std::size_t r = 0; r < p.rows_filled[row]; ++r, v += p.width()) {
-            const double py = (y1 - viewport_.y.to_display(*v)) * sy;
+            const double py = (y1 - range.y.to_display(*v)) * sy;
             if (!(py >= 0.0 && py < h)) continue;
-            ++counts[static_cast<std::size_t>(py) * w + static_cast<std::size_t>(px)];
+            const std::size_t i = static_cast<std::size_t>(py) * w + static_cast<std::size_t>(px);
+            most = std::max(most, ++counts[i]);
+            if (rows) (*rows)[static_cast<std::size_t>(py)] = 1;
         }
     }
 }
 
 std::uint32_t ResultFigure::count(int px, int py) const {
-    if (px < 0 || py < 0 || px >= pixels_.width() || py >= pixels_.height()) return 0;
-    const std::size_t i = static_cast<std::size_t>(py) * pixels_.width() + px;
-    return (i < up_counts_.size() ? up_counts_[i] : 0) + (i < down_counts_.size() ? down_counts_[i] : 0);
+    return count(px, py, false) + count(px, py, true);
+}
+
+std::uint32_t ResultFigure::count(int px, int py, bool down) const {
+    if (px < 0 || py < 0 || px >= image_pixels_.width() || py >= image_pixels_.height()) return 0;
+    const std::size_t i = static_cast<std::size_t>(py) * image_pixels_.width() + px;
+    const auto& counts = down ? down_counts_ : up_counts_;
+    return i < counts.size() ? counts[i] : 0;
+}
+
+bool ResultFigure::needsRefresh() const {
+    return dirty_ != Dirty::None || pass_ || any_dirty_row_ ||
+           (kind_ == FigureKind::Diagram && most_ != painted_most_);
 }
 
 void ResultFigure::refresh() {
-    if (dirty_ == Dirty::None) return;
-    if (kind_ == FigureKind::Diagram) {
-        if (dirty_ == Dirty::Bins) rebin();
-        colourDiagram();
-    } else {
-        colourMap();
+    while (!refreshSlice(std::chrono::hours(1))) {
     }
-    dirty_ = Dirty::None;
+}
+
+bool ResultFigure::refreshSlice(std::chrono::nanoseconds budget) {
+    const auto deadline = Clock::now() + budget;
+    if (dirty_ == Dirty::Bins || (dirty_ == Dirty::Colours && kind_ == FigureKind::Map)) {
+        dirty_ = Dirty::None;
+        startPass();
+    }
+    if (pass_) {
+        if (!advancePass(deadline)) return false;
+        finishPass();
+    }
+    // Diagram: another density ramp, or a new densest pixel, changes every pixel's colour.
+    if (dirty_ == Dirty::Colours || (kind_ == FigureKind::Diagram && most_ != painted_most_)) {
+        dirty_ = Dirty::None;
+        painted_most_ = most_;
+        std::fill(dirty_rows_.begin(), dirty_rows_.end(), 1);
+        any_dirty_row_ = true;
+    }
+    if (any_dirty_row_ && !paintDirtyRows(deadline)) return false;
+    return true;
+}
+
+void ResultFigure::startPass() {
+    pass_.emplace();
+    if (kind_ == FigureKind::Map) {
+        pass_->colours.emplace(quantities_.value(quantity_), quantity_ == quantities_.size() - 1);
+        const std::size_t n0 = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
+        const std::size_t n1 = study_->grid.axis_count() > 1 ? study_->grid.values(1).size() : 1;
+        pass_->pixels = QSize(static_cast<int>(n0), static_cast<int>(n1));
+    } else {
+        pass_->range = viewport_;
+        pass_->pixels = pixels_;
+        const std::size_t size = static_cast<std::size_t>(pixels_.width()) * pixels_.height();
+        pass_->up.assign(size, 0);
+        pass_->down.assign(study_->is_continuation() ? size : 0, 0);
+    }
+    // The picture a pass replaced is the next pass's canvas: a 4096^2 image is 64 MiB to allocate.
+    if (spare_image_.size() == pass_->pixels)
+        pass_->image.swap(spare_image_);
+    else
+        pass_->image = QImage(pass_->pixels, QImage::Format_ARGB32_Premultiplied);
+    dirty_rows_.assign(pass_->pixels.height(), 0);
+    any_dirty_row_ = false;
+}
+
+bool ResultFigure::advancePass(Clock::time_point deadline) {
+    Pass& p = *pass_;
+    // Systems between looks at the clock: a diagram's hold ~100 points each.
+    const std::size_t step = kind_ == FigureKind::Map ? 4096 : 512;
+    while (p.stage == Pass::Stage::Gather) {
+        const std::size_t end = std::min(owner_.size(), p.cursor + step);
+        if (kind_ == FigureKind::Map) {
+            const auto columns = mapColumns();
+            for (std::size_t s = p.cursor; s < end; ++s) {
+                if (owner_[s] == no_owner) continue;
+                const double* c = columns[owner_[s]];
+                p.colours->include(c ? c[owner_row_[s]] : double(status_[s]), status_[s]);
+            }
+        } else {
+            std::vector<std::size_t> systems;
+            for (std::size_t s = p.cursor; s < end; ++s)
+                if (owner_[s] != no_owner) systems.push_back(s);
+            binSystems(systems, p.up, p.down, p.range, p.pixels, p.most, nullptr);
+        }
+        p.cursor = end;
+        if (end == owner_.size()) {
+            if (p.colours) p.colours->settle();
+            p.stage = Pass::Stage::Paint;
+            p.cursor = 0;
+        }
+        if (Clock::now() >= deadline) return false;
+    }
+    const int h = p.pixels.height();
+    const auto columns = kind_ == FigureKind::Map ? mapColumns() : std::vector<const double*>{};
+    while (p.cursor < static_cast<std::size_t>(h)) {
+        const int row = static_cast<int>(p.cursor++);
+        if (kind_ == FigureKind::Map)
+            paintMapRow(p.image, row, *p.colours, columns);
+        else
+            paintDiagramRow(p.image, row, p.up, p.down, p.most);
+        if (Clock::now() >= deadline && p.cursor < static_cast<std::size_t>(h)) return false;
+    }
+    return true;
+}
+
+void ResultFigure::finishPass() {
+    Pass& p = *pass_;
+    image_.swap(p.image);
+    if (kind_ == FigureKind::Map) {
+        colours_ = std::move(p.colours);
+        key_ = colours_->key();
+        image_range_ = fullRange();
+    } else {
+        up_counts_.swap(p.up);
+        down_counts_.swap(p.down);
+        most_ = painted_most_ = p.most;
+        image_range_ = p.range;
+        updateDiagramKey();
+    }
+    image_pixels_ = p.pixels;
+    spare_image_.swap(p.image);
+    pass_.reset();
     ++revision_;
 }
 
-void ResultFigure::colourDiagram() {
-    const int w = pixels_.width(), h = pixels_.height();
-    if (image_.size() != pixels_ || image_.format() != QImage::Format_ARGB32_Premultiplied)
-        image_ = QImage(pixels_, QImage::Format_ARGB32_Premultiplied);
-    std::uint32_t most = 1;
-    for (auto c : up_counts_)
-        most = std::max(most, c);
-    for (auto c : down_counts_)
-        most = std::max(most, c);
-    const bool log = scale_ == DensityScale::Log;
-    const double norm = log ? std::log1p(static_cast<double>(most)) : static_cast<double>(most);
-    const auto level = [&](std::uint32_t c) { return (log ? std::log1p(double(c)) : double(c)) / norm; };
+bool ResultFigure::paintDirtyRows(Clock::time_point deadline) {
+    const int h = std::min<int>(image_.height(), static_cast<int>(dirty_rows_.size()));
+    const auto columns = kind_ == FigureKind::Map ? mapColumns() : std::vector<const double*>{};
+    bool painted = false;
+    for (int row = 0; row < h; ++row) {
+        if (!dirty_rows_[row]) continue;
+        if (painted && Clock::now() >= deadline) break; // at least one row a slice
+        dirty_rows_[row] = 0;
+        if (kind_ == FigureKind::Map)
+            paintMapRow(image_, row, *colours_, columns);
+        else
+            paintDiagramRow(image_, row, up_counts_, down_counts_, painted_most_);
+        painted = true;
+    }
+    ++revision_;
+    any_dirty_row_ = std::find(dirty_rows_.begin(), dirty_rows_.end(), 1) != dirty_rows_.end();
+    if (any_dirty_row_) return false;
+    if (kind_ == FigureKind::Map)
+        key_ = colours_->key();
+    else
+        updateDiagramKey();
+    return true;
+}
+
+std::array<QRgb, 256> ResultFigure::densityRamp() const {
     const ColorMap magma(ColorMapKind::Magma);
     // A single pass of points: light (orange) where sparse to black where dense, readable on white.
     std::array<QRgb, 256> ramp{};
     for (int i = 0; i < 256; ++i)
         ramp[i] = dark_ ? magma.at(0.3 + 0.7 * i / 255.0) : magma.at(0.72 * (1.0 - i / 255.0));
+    return ramp;
+}
+
+void ResultFigure::paintDiagramRow(QImage& image, int y, const std::vector<std::uint32_t>& up,
+                                   const std::vector<std::uint32_t>& down, std::uint32_t most) const {
+    const int w = image.width();
+    const bool log = scale_ == DensityScale::Log;
+    const double norm = log ? std::log1p(double(std::max(most, 1u))) : double(std::max(most, 1u));
+    const auto level = [&](std::uint32_t c) { return (log ? std::log1p(double(c)) : double(c)) / norm; };
+    const auto ramp = densityRamp();
     const QRgb up_colour = categorical_color(4), down_colour = categorical_color(5);
-    const bool two = !down_counts_.empty();
-    for (int y = 0; y < h; ++y) {
-        auto* line = reinterpret_cast<QRgb*>(image_.scanLine(y));
-        for (int x = 0; x < w; ++x) {
-            const std::size_t i = static_cast<std::size_t>(y) * w + x;
-            const std::uint32_t up = up_counts_[i], down = two ? down_counts_[i] : 0;
-            if (up + down == 0) {
-                line[x] = 0;
-            } else if (!two) {
-                line[x] = ramp[static_cast<std::size_t>(std::min(255.0, level(up) * 255.0 + 0.5))];
-            } else {
-                // Up and down sweeps in two hues, mixed by their shares; opacity grows with density.
-                const double share = double(up) / double(up + down);
-                const double a = 0.45 + 0.55 * level(up + down);
-                const auto mix = [&](int u, int d) {
-                    return static_cast<int>(a * (u * share + d * (1 - share)));
-                };
-                line[x] = qRgba(mix(qRed(up_colour), qRed(down_colour)),
-                                mix(qGreen(up_colour), qGreen(down_colour)),
-                                mix(qBlue(up_colour), qBlue(down_colour)), static_cast<int>(a * 255));
-            }
+    const bool two = !down.empty();
+    auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+    for (int x = 0; x < w; ++x) {
+        const std::size_t i = static_cast<std::size_t>(y) * w + x;
+        const std::uint32_t u = up[i], d = two ? down[i] : 0;
+        if (u + d == 0) {
+            line[x] = 0;
+        } else if (!two) {
+            line[x] = ramp[static_cast<std::size_t>(std::min(255.0, level(u) * 255.0 + 0.5))];
+        } else {
+            // Up and down sweeps in two hues, mixed by their shares; opacity grows with density.
+            const double share = double(u) / double(u + d);
+            const double a = 0.45 + 0.55 * std::min(1.0, level(u + d));
+            const auto mix = [&](int cu, int cd) {
+                return static_cast<int>(a * (cu * share + cd * (1 - share)));
+            };
+            line[x] =
+                qRgba(mix(qRed(up_colour), qRed(down_colour)), mix(qGreen(up_colour), qGreen(down_colour)),
+                      mix(qBlue(up_colour), qBlue(down_colour)), static_cast<int>(a * 255));
         }
     }
+}
+
+void ResultFigure::updateDiagramKey() {
+    const bool log = scale_ == DensityScale::Log;
     key_ = {};
     key_.label = log ? QStringLiteral("points per pixel (log)") : QStringLiteral("points per pixel");
-    if (two) {
+    if (!down_counts_.empty()) {
         key_.categorical = true;
-        key_.entries = {{up_colour, QStringLiteral("sweep up")}, {down_colour, QStringLiteral("sweep down")}};
+        key_.entries = {{categorical_color(4), QStringLiteral("sweep up")},
+                        {categorical_color(5), QStringLiteral("sweep down")}};
         return;
     }
+    const auto ramp = densityRamp();
     key_.ramp.assign(ramp.begin(), ramp.end());
     key_.from = 1.0;
-    key_.to = std::max<double>(most, 2.0);
+    key_.to = std::max<double>(painted_most_, 2.0);
     key_.log = log;
 }
 
@@ -348,85 +495,30 @@ double ResultFigure::mapValue(std::size_t system) const {
     return r->scalars[quantity_].values[owner_row_[system]];
 }
 
-void ResultFigure::colourMap() {
-    const std::size_t n0 = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
-    const std::size_t n1 = study_->grid.axis_count() > 1 ? study_->grid.values(1).size() : 1;
-    const QString name = quantities_.value(quantity_);
-    const bool status_view = quantity_ == quantities_.size() - 1;
-    const bool categorical = is_categorical(name);
-    const bool diverging = name.startsWith("lambda");
-    const bool labels = name == "label";
+std::vector<const double*> ResultFigure::mapColumns() const {
     // Each received result's column of this quantity: a system's value is two loads away (a 4096^2
     // map recolours in tens of milliseconds).
     std::vector<const double*> columns(results_.size(), nullptr);
+    if (quantity_ == quantities_.size() - 1) return columns; // status
     for (std::size_t b = 0; b < results_.size(); ++b)
-        if (results_[b] && !status_view) columns[b] = results_[b]->scalars[quantity_].values.data();
-    const auto value_of = [&](std::size_t s) {
+        if (results_[b]) columns[b] = results_[b]->scalars[quantity_].values.data();
+    return columns;
+}
+
+void ResultFigure::paintMapRow(QImage& image, int j, const MapColouring& colours,
+                               const std::vector<const double*>& columns) const {
+    const int w = image.width(), h = image.height();
+    auto* line = reinterpret_cast<QRgb*>(image.scanLine(h - 1 - j)); // y grows upwards
+    const std::uint32_t* source = &cell_source_[static_cast<std::size_t>(j) * w];
+    for (int i = 0; i < w; ++i) {
+        const std::uint32_t s = source[i];
+        if (s == no_owner) {
+            line[i] = 0u;
+            continue;
+        }
         const double* c = columns[owner_[s]];
-        return c ? c[owner_row_[s]] : static_cast<double>(status_[s]);
-    };
-    // Value range over the systems received that did not fail; the categories present.
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    constexpr int most_categories = 1024;
-    std::vector<char> present(most_categories + 1, 0); // values -1 .. most_categories - 1
-    for (std::size_t s = 0; s < owner_.size(); ++s) {
-        if (owner_[s] == no_owner || (study::is_failure(status_[s]) && !status_view)) continue;
-        const double v = value_of(s);
-        if (!std::isfinite(v)) continue;
-        lo = std::min(lo, v), hi = std::max(hi, v);
-        if (categorical) present[std::clamp<long>(std::lround(v), -1, most_categories - 1) + 1] = 1;
+        line[i] = colours.colour(c ? c[owner_row_[s]] : double(status_[s]), status_[s]);
     }
-    if (!(hi >= lo)) lo = 0.0, hi = 1.0;
-    if (diverging) hi = std::max({std::abs(lo), std::abs(hi), 1e-12}), lo = -hi;
-    if (hi == lo) hi = lo + 1.0;
-    const ColorMap map(diverging                    ? ColorMapKind::Diverging
-                       : name.startsWith("events_") ? ColorMapKind::Magma
-                                                    : ColorMapKind::Viridis);
-    const auto category_colour = [&](int v) -> QRgb {
-        if (status_view) return categorical_color(v);
-        if (labels) return v < 0 ? none_found_color : categorical_color(v);
-        return v <= 0 ? none_found_color : categorical_color(v - 1);
-    };
-    const auto colour_of = [&](std::size_t s) -> QRgb {
-        if (study::is_failure(status_[s]) && !status_view) return failed_color;
-        const double v = value_of(s);
-        if (!std::isfinite(v)) return failed_color;
-        if (categorical) return category_colour(static_cast<int>(std::lround(v)));
-        return map.at((v - lo) / (hi - lo));
-    };
-    const int w = static_cast<int>(n0), h = static_cast<int>(n1);
-    if (image_.width() != w || image_.height() != h)
-        image_ = QImage(w, h, QImage::Format_ARGB32_Premultiplied);
-    for (int j = 0; j < h; ++j) {
-        auto* line = reinterpret_cast<QRgb*>(image_.scanLine(h - 1 - j)); // y grows upwards
-        for (int i = 0; i < w; ++i) {
-            const std::uint32_t s = cell_source_[static_cast<std::size_t>(j) * n0 + i];
-            line[i] = s == no_owner ? 0u : colour_of(s);
-        }
-    }
-    key_ = {};
-    key_.label = name;
-    key_.categorical = categorical;
-    if (categorical) {
-        for (int v = -1; v < most_categories; ++v) {
-            if (!present[v + 1]) continue;
-            QString text = status_view ? QString::fromLatin1(study::name_of(study::SystemStatus(v)))
-                           : name == "label"
-                               ? (v < 0 ? QStringLiteral("none") : QStringLiteral("attractor %1").arg(v))
-                           : v <= 0 ? QStringLiteral("none found")
-                                    : QStringLiteral("period %1").arg(v);
-            key_.entries.push_back({category_colour(v), text});
-        }
-    } else {
-        for (int i = 0; i < 256; ++i)
-            key_.ramp.push_back(map.at(i / 255.0));
-        key_.from = lo;
-        key_.to = hi;
-    }
-    bool any_failed = false;
-    for (std::size_t s = 0; s < owner_.size() && !status_view; ++s)
-        any_failed |= owner_[s] != no_owner && study::is_failure(status_[s]);
-    if (any_failed) key_.entries.push_back({failed_color, QStringLiteral("failed")});
 }
 
 std::optional<std::size_t> ResultFigure::nearestGridIndex(std::size_t axis, double value) const {
@@ -453,23 +545,41 @@ std::optional<std::size_t> ResultFigure::systemAt(double x, double y) const {
     return *j * study_->grid.values(0).size() + *i;
 }
 
+QString ResultFigure::describeDiagram(std::size_t system, double x, double y) const {
+    const QString text = xLabel() + " = " + number(sweptValue(system, 0));
+    const AxisRange& ax = image_range_.x;
+    const AxisRange& ay = image_range_.y;
+    const int px =
+        static_cast<int>(std::floor((ax.to_display(x) - ax.display_from()) /
+                                    (ax.display_to() - ax.display_from()) * image_pixels_.width()));
+    const int py =
+        static_cast<int>(std::floor((ay.display_to() - ay.to_display(y)) /
+                                    (ay.display_to() - ay.display_from()) * image_pixels_.height()));
+    const auto failure = [this](std::size_t s) {
+        return study::is_failure(status_[s]) ? QString::fromLatin1(study::name_of(status_[s])) : QString();
+    };
+    const auto points = [](std::uint32_t n) { return QString::number(n) + (n == 1 ? " point" : " points"); };
+    if (!study_->is_continuation()) {
+        if (!failure(system).isEmpty()) return text + ": " + failure(system);
+        return text + ", " + yLabel() + " = " + number(y) + ", " + points(count(px, py));
+    }
+    // System n + i runs down the axis through grid point n - 1 - i.
+    const std::size_t n = study_->grid.system_count();
+    const std::size_t down = 2 * n - 1 - system;
+    const QString up_failure = failure(system), down_failure = failure(down);
+    if (!up_failure.isEmpty() && !down_failure.isEmpty())
+        return text + ": " +
+               (up_failure == down_failure ? up_failure : up_failure + " up, " + down_failure + " down");
+    return text + ", " + yLabel() + " = " + number(y) +
+           ", up: " + (up_failure.isEmpty() ? points(count(px, py, false)) : up_failure) +
+           ", down: " + (down_failure.isEmpty() ? points(count(px, py, true)) : down_failure);
+}
+
 QString ResultFigure::describe(double x, double y) const {
     const auto system = systemAt(x, y);
     if (!system) return {};
+    if (kind_ == FigureKind::Diagram) return describeDiagram(*system, x, y);
     QString text = xLabel() + " = " + number(sweptValue(*system, 0));
-    if (kind_ == FigureKind::Diagram) {
-        const AxisRange& ax = viewport_.x;
-        const AxisRange& ay = viewport_.y;
-        const int px = static_cast<int>(std::floor((ax.to_display(x) - ax.display_from()) /
-                                                   (ax.display_to() - ax.display_from()) * pixels_.width()));
-        const int py = static_cast<int>(std::floor((ay.display_to() - ay.to_display(y)) /
-                                                   (ay.display_to() - ay.display_from()) * pixels_.height()));
-        if (study::is_failure(status_[*system]))
-            return text + ": " + QString::fromLatin1(study::name_of(status_[*system]));
-        const std::uint32_t n = count(px, py);
-        return text + ", " + yLabel() + " = " + number(y) + ", " + QString::number(n) +
-               (n == 1 ? " point" : " points");
-    }
     if (study_->grid.axis_count() > 1) text += ", " + yLabel() + " = " + number(sweptValue(*system, 1));
     if (owner_[*system] == no_owner) return text + ": not computed yet";
     if (study::is_failure(status_[*system]))
@@ -483,6 +593,25 @@ QString ResultFigure::describe(double x, double y) const {
     if (name == "label")
         return text + (v >= 0 ? QStringLiteral(", attractor %1").arg(v) : QStringLiteral(", no attractor"));
     return text + ", " + name + " = " + number(v);
+}
+
+QString legend_overflow(const ColorKey& key, std::size_t shown) {
+    if (shown >= key.entries.size()) return {};
+    int lo = std::numeric_limits<int>::max(), hi = -1;
+    QStringList others;
+    for (std::size_t i = shown; i < key.entries.size(); ++i) {
+        const LegendEntry& e = key.entries[i];
+        if (e.number >= 0)
+            lo = std::min(lo, e.number), hi = std::max(hi, e.number);
+        else
+            others << e.label;
+    }
+    QStringList parts;
+    if (hi >= 0)
+        parts << (lo == hi ? QStringLiteral("%1 %2").arg(key.numbered).arg(lo)
+                           : QStringLiteral("%1 %2\u2013%3").arg(key.numbered).arg(lo).arg(hi));
+    parts << others;
+    return QStringLiteral("\u2026 %1 more (%2)").arg(key.entries.size() - shown).arg(parts.join(", "));
 }
 
 } // namespace bif::plot

@@ -7,20 +7,26 @@
 // immutable results, so the picture can be rebinned for a new viewport or quantity at any time.
 //
 // Cost model: addBlock only records data (and bins the new points when nothing else changed);
-// refresh() brings the image up to date and is what a view calls from a coalescing timer, never
-// from paintEvent.
+// refreshSlice() brings the image up to date in slices of bounded time, and is what a view calls
+// from a coalescing timer, never from paintEvent. Cells and pixels changed by new blocks are
+// repainted alone while the colours stay valid; a whole recolour (another quantity, or values
+// beyond the painted range) or a rebin (another viewport) is done into a back image across as
+// many slices as it takes, while image() keeps the previous picture at its own imageRange().
 #pragma once
 
 #include "engine/jobs/result_block.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/result.h"
 #include "ui/plot/color_map.h"
+#include "ui/plot/map_colouring.h"
 #include "ui/plot/plot_range.h"
 
 #include <QImage>
 #include <QSize>
 #include <QString>
 #include <QStringList>
+#include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -34,6 +40,7 @@ enum class DensityScale { Log, Linear };
 struct LegendEntry {
     QRgb color = 0;
     QString label;
+    int number = -1; // the period or attractor it stands for, where it has one
 };
 
 // The key beside the image: a continuous ramp with a value range, or categorical entries.
@@ -44,7 +51,11 @@ struct ColorKey {
     double from = 0.0, to = 1.0;
     bool log = false;
     std::vector<LegendEntry> entries;
+    QString numbered; // what the entries' numbers count, plural: "periods", "attractors"
 };
+
+// The legend's last line when only `shown` of its entries fit: "… 14 more (periods 19–32)".
+QString legend_overflow(const ColorKey& key, std::size_t shown);
 
 class ResultFigure {
   public:
@@ -78,15 +89,19 @@ class ResultFigure {
     void setViewport(const PlotRange& range, QSize pixels);
     PlotRange viewport() const;
 
+    // Brings the image up to date with at most about `budget` of work (at least one step);
+    // returns whether it is. refresh() does all of it at once (export, tests).
+    bool refreshSlice(std::chrono::nanoseconds budget);
     void refresh();
-    bool needsRefresh() const { return dirty_ != Dirty::None; }
+    bool needsRefresh() const;
     const QImage& image() const { return image_; }
     PlotRange imageRange() const;
     ColorKey colorKey() const { return key_; }
     std::uint64_t revision() const { return revision_; }
 
-    // Diagram: points binned in pixel (px, py) of the image, py = 0 at the top.
+    // Diagram: points binned in pixel (px, py) of the image, py = 0 at the top (both sweeps, or one).
     std::uint32_t count(int px, int py) const;
+    std::uint32_t count(int px, int py, bool down) const;
     // Grid point of a map cell (i along x, j along y), or the system nearest to x (diagram).
     std::optional<std::size_t> systemAt(double x, double y) const;
     // "k = 0.2513, y1 = 0.874, 12 points", "k = 0.2, b = 0.3, period 3", "k = 0.2, b = 0.3: non_finite".
@@ -94,16 +109,43 @@ class ResultFigure {
 
   private:
     enum class Dirty { None, Colours, Bins };
+    // A whole recolour (map) or rebin (diagram) under way into a back image.
+    struct Pass {
+        enum class Stage { Gather, Paint } stage = Stage::Gather;
+        std::size_t cursor = 0; // next system (Gather) or image row (Paint)
+        QImage image;
+        std::optional<MapColouring> colours;
+        PlotRange range;
+        QSize pixels;
+        std::vector<std::uint32_t> up, down;
+        std::uint32_t most = 0;
+    };
+    using Clock = std::chrono::steady_clock;
+
     void noteBlock(const std::shared_ptr<const study::Result>& result,
                    const std::vector<std::size_t>& systems, int stride);
-    void binSystems(const std::vector<std::size_t>& systems);
-    void rebin();
-    void colourDiagram();
-    void colourMap();
+    void noteMapBlock(const std::vector<std::size_t>& systems, int stride);
+    void noteDiagramBlock(const study::Result& result, const std::vector<std::size_t>& systems,
+                          bool superseded);
+    void binSystems(const std::vector<std::size_t>& systems, std::vector<std::uint32_t>& up,
+                    std::vector<std::uint32_t>& down, const PlotRange& range, QSize pixels,
+                    std::uint32_t& most, std::vector<char>* rows) const;
+    void startPass();
+    bool advancePass(Clock::time_point deadline);
+    void finishPass();
+    bool paintDirtyRows(Clock::time_point deadline);
+    std::vector<const double*> mapColumns() const;
+    void paintMapRow(QImage& image, int j, const MapColouring& colours,
+                     const std::vector<const double*>& columns) const;
+    void paintDiagramRow(QImage& image, int y, const std::vector<std::uint32_t>& up,
+                         const std::vector<std::uint32_t>& down, std::uint32_t most) const;
+    std::array<QRgb, 256> densityRamp() const;
+    void updateDiagramKey();
     void updateDataRange(const study::Result& result);
     double sweptValue(std::size_t system, std::size_t axis) const;
     std::optional<std::size_t> nearestGridIndex(std::size_t axis, double value) const;
     double mapValue(std::size_t system) const;
+    QString describeDiagram(std::size_t system, double x, double y) const;
 
     std::shared_ptr<const study::ResolvedStudy> study_;
     FigureKind kind_;
@@ -115,23 +157,33 @@ class ResultFigure {
     // Per system: which received result holds it (index into results_) and at which row.
     std::vector<std::shared_ptr<const study::Result>> results_;
     std::vector<std::uint32_t> owner_;
+    std::vector<std::size_t> result_users_; // per result: how many systems it holds
     std::vector<std::uint32_t> owner_row_;
     std::vector<study::SystemStatus> status_;
     std::size_t received_ = 0;
 
-    // Diagram: data range of each recorded column, and the counts of the current viewport.
+    // Diagram: data range of each recorded column; the viewport asked for, and the counts of the
+    // picture on show (image_range_, image_pixels_).
     std::vector<std::pair<double, double>> column_range_;
     PlotRange viewport_;
     QSize pixels_{1024, 640};
     bool viewport_set_ = false;
+    PlotRange image_range_;
+    QSize image_pixels_;
     std::vector<std::uint32_t> up_counts_, down_counts_;
+    std::uint32_t most_ = 0, painted_most_ = 0; // densest pixel now, and as painted
 
     // Map: which system paints each grid cell and at what stride (0: none yet).
     std::vector<std::uint32_t> cell_source_;
     std::vector<std::uint16_t> cell_stride_;
+    std::optional<MapColouring> colours_; // what image_ is painted with
 
     Dirty dirty_ = Dirty::Bins;
+    std::optional<Pass> pass_;
+    std::vector<char> dirty_rows_; // rows of image_ (map: grid rows j) to repaint
+    bool any_dirty_row_ = false;
     QImage image_;
+    QImage spare_image_;
     ColorKey key_;
     std::uint64_t revision_ = 0;
 };

@@ -3,7 +3,9 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <QWheelEvent>
+#include <chrono>
 #include <cmath>
 
 namespace bif::ui {
@@ -13,6 +15,8 @@ namespace {
 constexpr int repaint_delay_ms = 40;
 constexpr int settle_delay_ms = 250;
 constexpr int click_slop_px = 3;
+// The most work one refresh slice does on the UI thread: well under a 60 Hz frame with the paint.
+constexpr std::chrono::milliseconds slice_budget{12};
 
 // Zooms one axis by `factor` about the display coordinate `centre`.
 plot::AxisRange zoom_axis(plot::AxisRange a, double centre, double factor) {
@@ -34,7 +38,10 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent) {
     settle_timer_.setSingleShot(true);
     settle_timer_.setInterval(settle_delay_ms);
     connect(&repaint_timer_, &QTimer::timeout, this, &PlotView::refreshFigure);
+    slice_timer_.setSingleShot(true);
+    slice_timer_.setInterval(0);
     connect(&settle_timer_, &QTimer::timeout, this, &PlotView::settle);
+    connect(&slice_timer_, &QTimer::timeout, this, &PlotView::refreshSlice);
 }
 
 void PlotView::setFigure(std::shared_ptr<plot::ResultFigure> figure) {
@@ -81,9 +88,16 @@ void PlotView::refreshFigure() {
             figure_->setDarkBackground(palette().color(QPalette::Base).lightness() < 128);
             figure_->setViewport(range_, plotArea().size().toSize());
         }
-        figure_->refresh();
     }
+    refreshSlice();
     update();
+}
+
+void PlotView::refreshSlice() {
+    if (!figure_) return;
+    const std::uint64_t before = figure_->revision();
+    if (!figure_->refreshSlice(slice_budget)) slice_timer_.start();
+    if (figure_->revision() != before) update();
 }
 
 void PlotView::setStale(bool stale) {
@@ -210,10 +224,18 @@ void PlotView::mouseMoveEvent(QMouseEvent* event) {
         update();
     }
     const QRectF area = plotArea();
-    if (area.contains(event->position())) {
-        const QPointF d = plot::FigurePainter::toData(area, range_, event->position());
-        emit hovered(figure_->describe(d.x(), d.y()));
+    if (!area.contains(event->position())) {
+        QToolTip::hideText();
+        return;
     }
+    const QPointF d = plot::FigurePainter::toData(area, range_, event->position());
+    const QString text = figure_->describe(d.x(), d.y());
+    emit hovered(text);
+    // Beside the cursor rather than under it, so it does not hide the cell it describes.
+    if (drag_ == Drag::None)
+        QToolTip::showText(event->globalPosition().toPoint() + QPoint(14, 18), text, this);
+    else
+        QToolTip::hideText();
 }
 
 void PlotView::mouseReleaseEvent(QMouseEvent* event) {

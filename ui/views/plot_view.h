@@ -5,7 +5,10 @@
 // rebinned for the new range and viewRequested asks the owner to recompute there.
 //
 // Paint cost: paintEvent only draws the figure's cached image and the axes; the figure's image is
-// brought up to date by a coalescing 40 ms timer, however fast blocks arrive.
+// brought up to date by a coalescing 40 ms timer, however fast blocks arrive, in slices of at most
+// ~12 ms of work with the event loop running between them (a whole recolour of a 4096^2 map, or a
+// rebin of 10^7 points, takes several). The value under the cursor shows as a tooltip and in
+// hovered().
 #pragma once
 
 #include "ui/plot/figure_painter.h"
@@ -68,6 +71,7 @@ class PlotView : public QWidget {
     enum class Drag { None, Pan, Band };
     plot::PaintOptions paintOptions() const;
     void refreshFigure();
+    void refreshSlice();
     void settle();
     void showHistoryEntry();
     plot::PlotRange shifted(const plot::PlotRange& from, QPointF pixels) const;
@@ -80,6 +84,7 @@ class PlotView : public QWidget {
     bool stale_ = false;
     QTimer repaint_timer_;
     QTimer settle_timer_;
+    QTimer slice_timer_; // the next slice of a refresh, once pending events are handled
     Drag drag_ = Drag::None;
     QPoint press_pos_;
     QPoint last_pos_;
