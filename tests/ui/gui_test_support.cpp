@@ -9,7 +9,11 @@ namespace bif::test {
 
 QImage save_screenshot(QWidget& widget, const QString& name) {
     if (!widget.isVisible()) widget.show();
-    QCoreApplication::processEvents();
+    // Views coalesce repaints on short timers (~40 ms): let them fire, so the picture is current.
+    QElapsedTimer settle;
+    settle.start();
+    while (settle.elapsed() < 150)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     QDir().mkpath(BIFSCOPE_SCREENSHOT_DIR);
     QImage image = widget.grab().toImage();
     image.save(QString(BIFSCOPE_SCREENSHOT_DIR) + "/" + name + ".png");

@@ -49,8 +49,11 @@ SectionEditor::SectionEditor(const FormulaEvaluator& evaluator, QWidget* parent)
             pages_->widget(i)->setSizePolicy(QSizePolicy::Preferred,
                                              i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
         pages_->setCurrentIndex(index);
+        // A stacked widget is as tall as its tallest page; cap it at the shown page's height.
+        pages_->setMaximumHeight(pages_->currentWidget()->sizeHint().height());
         pages_->adjustSize();
     });
+    pages_->setMaximumHeight(strobe->sizeHint().height());
     connect(kind_, &QComboBox::activated, this, &SectionEditor::edited);
     connect(period_, &QLineEdit::textEdited, this, &SectionEditor::edited);
     connect(condition_, &QLineEdit::textEdited, this, &SectionEditor::edited);

@@ -78,6 +78,12 @@ void StudyPanel::buildForm() {
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(buildCommon());
     pages_ = new QStackedWidget(this);
+    // Only the shown analysis page takes room (a stacked widget is otherwise as tall as its tallest page).
+    connect(pages_, &QStackedWidget::currentChanged, this, [this](int shown) {
+        for (int i = 0; i < pages_->count(); ++i)
+            pages_->widget(i)->setSizePolicy(QSizePolicy::Preferred,
+                                             i == shown ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+    });
     building_ = &page_paths_[int(AnalysisKind::Bifurcation)];
     pages_->addWidget(buildBifurcationPage());
     building_ = &page_paths_[int(AnalysisKind::Lyapunov)];
@@ -411,6 +417,8 @@ void StudyPanel::readAnalysis(Study& st) const {
 
 Study StudyPanel::study() const {
     Study st = carried_;
+    // The form holds every value: none is left for the model's options to fill over an edit.
+    st.given.reset();
     st.model = source_;
     st.title = title_->text().toStdString();
     st.description = description_->toPlainText().toStdString();
