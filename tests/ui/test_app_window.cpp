@@ -3,6 +3,7 @@
 // plain RK4 loop, the engine's CSV writer read back, the study file format.
 #include "engine/study/study_json.h"
 #include "gui_test_support.h"
+#include "ui/charts/trajectory_inspector.h"
 #include "ui/editor/model_editor_panel.h"
 #include "ui/plot/result_figure.h"
 #include "ui/shell/theme.h"
@@ -23,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolBar>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -273,4 +275,37 @@ TEST_CASE("the window in the dark look keeps its picture and text readable", "[g
         CHECK(QColor(shot.pixel(centre)).lightness() < 100);
     }
     ui::applyTheme(app, ui::ThemeMode::Light);
+}
+
+TEST_CASE("clicking a point of the diagram inspects exactly that system", "[gui][app]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path(period1_study)));
+    REQUIRE(window.runStudy());
+    REQUIRE(wait_for_result(window));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    auto* figure_view = dynamic_cast<ui::FigureResultView*>(&tab->view());
+    REQUIRE(figure_view != nullptr);
+    ui::PlotView& view = figure_view->plotView();
+    std::size_t inspected = SIZE_MAX;
+    QObject::connect(&window.inspector(), &ui::TrajectoryInspector::inspected,
+                     [&](std::size_t system) { inspected = system; });
+    // A click at 30% of the k axis: the system whose k is nearest to the clicked pixel's k.
+    const QRectF area = view.plotArea();
+    const QPoint click(int(area.left() + 0.3 * area.width()), int(area.center().y()));
+    QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, click);
+    REQUIRE(test::wait_until([&] { return inspected != SIZE_MAX; }, 30000));
+    const auto& k = tab->result()->axes[0].values;
+    const double k_clicked = view.range().x.from + (click.x() - area.left()) / area.width() *
+                                                       (view.range().x.to - view.range().x.from);
+    std::size_t nearest = 0;
+    for (std::size_t i = 1; i < k.size(); ++i)
+        if (std::abs(k[i] - k_clicked) < std::abs(k[nearest] - k_clicked)) nearest = i;
+    CHECK(inspected == nearest);
+    CHECK(window.inspector().systemText().contains("k ="));
+    test::save_screenshot(window, "app_inspector");
+    QAction* run = window.findChild<QToolBar*>()->actions().first();
+    INFO(run->text().toStdString() << ": " << run->toolTip().toStdString());
+    CHECK(run->isEnabled()); // Run stays available
 }

@@ -95,7 +95,11 @@ void MainWindow::buildDocks() {
     inspector_dock->raise();
     resizeDocks({model_dock, study_dock}, {420, 440}, Qt::Horizontal);
     resizeDocks({inspector_dock}, {220}, Qt::Vertical);
-    connect(plots_, &PlotArea::systemClicked, inspector_dock, &QDockWidget::raise);
+    connect(plots_, &PlotArea::systemClicked, this, [this, inspector_dock] {
+        inspector_dock->raise();
+        // The charts need height to be read: grow the dock once, the user's own size wins after that.
+        if (inspector_dock->height() < 320) resizeDocks({inspector_dock}, {320}, Qt::Vertical);
+    });
 }
 
 void MainWindow::buildMenus() {
@@ -196,6 +200,9 @@ void MainWindow::connectPanels() {
                 source.text = editor_->text().toStdString();
                 study_->setModel(std::move(model), source, documents_->state().base_directory());
             });
+    // Every check, not only changes of validity (the model's errors may have changed in between), and
+    // the validity itself, which the panel updates after announcing the check.
+    connect(study_, &StudyPanel::studyChecked, this, &MainWindow::updateRunAction);
     connect(study_, &StudyPanel::validityChanged, this, &MainWindow::updateRunAction);
     connect(editor_, &ModelEditorPanel::problemCountChanged, this, &MainWindow::updateRunAction);
     connect(documents_, &DocumentController::stateChanged, this, [this] {
