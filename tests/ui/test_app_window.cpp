@@ -1,6 +1,7 @@
 // The whole window as a user drives it: open a study, run it, see the picture, zoom, go back, export,
 // cancel, save and reopen. Independent references: the Duffing period-1 orbit integrated here by a
 // plain RK4 loop, the engine's CSV writer read back, the study file format.
+#include "duffing_reference.h"
 #include "engine/study/study_json.h"
 #include "gui_test_support.h"
 #include "ui/charts/trajectory_inspector.h"
@@ -34,30 +35,6 @@ namespace {
 
 const QString period1_study = "tests/ui/data/duffing_period1.json";
 
-// y1 at t = 2*pi*n after `periods` forcing periods, by classic RK4 with 2000 steps per period: the
-// stroboscopic point of the period-1 orbit, computed without the engine.
-double duffing_stroboscopic_y1(double k, int periods) {
-    const double b = 0.3, delta = 1.0, omega = 1.0, period = 2 * M_PI / omega;
-    const int steps = 2000;
-    const double h = period / steps;
-    double y1 = 0.1, y2 = 0.0, t = 0.0;
-    auto f = [&](double tt, double a, double v, double& da, double& dv) {
-        da = v;
-        dv = delta * a - a * a * a - k * v + b * std::cos(omega * tt);
-    };
-    for (int n = 0; n < periods * steps; ++n) {
-        double k1a, k1v, k2a, k2v, k3a, k3v, k4a, k4v;
-        f(t, y1, y2, k1a, k1v);
-        f(t + h / 2, y1 + h / 2 * k1a, y2 + h / 2 * k1v, k2a, k2v);
-        f(t + h / 2, y1 + h / 2 * k2a, y2 + h / 2 * k2v, k3a, k3v);
-        f(t + h, y1 + h * k3a, y2 + h * k3v, k4a, k4v);
-        y1 += h / 6 * (k1a + 2 * k2a + 2 * k3a + k4a);
-        y2 += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-        t = (n + 1) * h;
-    }
-    return y1;
-}
-
 bool wait_for_result(ui::MainWindow& window, int timeout_ms = 120000) {
     return test::wait_until(
         [&] {
@@ -65,6 +42,16 @@ bool wait_for_result(ui::MainWindow& window, int timeout_ms = 120000) {
                    window.plotArea().currentTab()->result();
         },
         timeout_ms);
+}
+
+// Shows the window, opens `study` (relative to the source tree), runs it and waits for its result.
+ui::ResultTab& open_and_run(ui::MainWindow& window, const QString& study = period1_study) {
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path(study)));
+    REQUIRE(window.runStudy());
+    REQUIRE(wait_for_result(window));
+    return *window.plotArea().currentTab();
 }
 
 } // namespace
@@ -84,7 +71,7 @@ TEST_CASE("a study opened and run in the window draws its period-1 branch at the
 
     // Independent reference: the period-1 point at grid value k_32 (64 values on [0.44, 0.5]) by RK4 here.
     const double k = 0.44 + (0.5 - 0.44) * 32 / 63;
-    const double y1 = duffing_stroboscopic_y1(k, 136);
+    const double y1 = test::duffing_stroboscopic_y1(k, 0.3, 136);
     auto* figure = tab->figure();
     REQUIRE(figure != nullptr);
     figure->setQuantity(QString("y1"));
@@ -194,12 +181,7 @@ TEST_CASE("exports and a saved study read back", "[gui][app]") {
 
 TEST_CASE("a rubber-band zoom recomputes the zoomed ranges and back restores the old picture", "[gui][app]") {
     ui::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    REQUIRE(window.openFile(test::source_path(period1_study)));
-    REQUIRE(window.runStudy());
-    REQUIRE(wait_for_result(window));
-    ui::ResultTab* tab = window.plotArea().currentTab();
+    ui::ResultTab* tab = &open_and_run(window);
     const auto first_study = tab->study();
     const auto first_result = tab->result();
     auto* figure_view = dynamic_cast<ui::FigureResultView*>(&tab->view());
@@ -263,11 +245,7 @@ TEST_CASE("the window in the dark look keeps its picture and text readable", "[g
     ui::applyTheme(app, ui::ThemeMode::Dark);
     {
         ui::MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        REQUIRE(window.openFile(test::source_path(period1_study)));
-        REQUIRE(window.runStudy());
-        REQUIRE(wait_for_result(window));
+        open_and_run(window);
         const QImage shot = test::save_screenshot(window, "app_dark_diagram");
         // The plot's background follows the dark palette: its centre is dark, not a white card.
         ui::ResultTab* tab = window.plotArea().currentTab();
@@ -279,12 +257,7 @@ TEST_CASE("the window in the dark look keeps its picture and text readable", "[g
 
 TEST_CASE("clicking a point of the diagram inspects exactly that system", "[gui][app]") {
     ui::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    REQUIRE(window.openFile(test::source_path(period1_study)));
-    REQUIRE(window.runStudy());
-    REQUIRE(wait_for_result(window));
-    ui::ResultTab* tab = window.plotArea().currentTab();
+    ui::ResultTab* tab = &open_and_run(window);
     auto* figure_view = dynamic_cast<ui::FigureResultView*>(&tab->view());
     REQUIRE(figure_view != nullptr);
     ui::PlotView& view = figure_view->plotView();

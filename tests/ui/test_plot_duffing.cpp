@@ -15,28 +15,6 @@ using namespace bif;
 
 namespace {
 
-// y1 of the forced Duffing oscillator at t = periods * 2 pi (omega = delta = 1) from (0.1, 0), RK4.
-double duffing_strobe(double k, double b, int periods) {
-    const int steps_per_period = 1000;
-    const double h = 2 * M_PI / steps_per_period;
-    double y1 = 0.1, y2 = 0.0, t = 0.0;
-    const auto f = [&](double t, double a, double v, double& da, double& dv) {
-        da = v;
-        dv = a - a * a * a - k * v + b * std::cos(t);
-    };
-    for (int n = 0; n < periods * steps_per_period; ++n) {
-        double k1a, k1v, k2a, k2v, k3a, k3v, k4a, k4v;
-        f(t, y1, y2, k1a, k1v);
-        f(t + h / 2, y1 + h / 2 * k1a, y2 + h / 2 * k1v, k2a, k2v);
-        f(t + h / 2, y1 + h / 2 * k2a, y2 + h / 2 * k2v, k3a, k3v);
-        f(t + h, y1 + h * k3a, y2 + h * k3v, k4a, k4v);
-        y1 += h / 6 * (k1a + 2 * k2a + 2 * k3a + k4a);
-        y2 += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-        t = (n + 1) * h;
-    }
-    return y1;
-}
-
 struct Run {
     std::shared_ptr<const study::Result> result;
     std::vector<std::shared_ptr<const jobs::ResultBlock>> blocks;
@@ -89,7 +67,7 @@ TEST_CASE("the Duffing period-1 branch lands in the pixel row RK4 predicts", "[p
     f.refresh();
     for (int i = 0; i < count; ++i) {
         const double k = 0.35 + 0.01 * i;
-        const double reference = duffing_strobe(k, 0.2, transient + recorded);
+        const double reference = test::duffing_stroboscopic_y1(k, 0.2, transient + recorded, 1000);
         INFO("k = " << k << ", RK4 y1 = " << reference);
         // Period 1: every recorded section point is the same value.
         for (int row = 0; row < recorded; ++row)
