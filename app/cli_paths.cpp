@@ -1,8 +1,13 @@
 #include "cli_paths.h"
 
+#include "cli_commands.h"
+
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +33,31 @@ std::string why_output_cannot_be_created(const std::string& path) {
     ::close(fd);
     ::unlink(probe.c_str());
     return {};
+}
+
+std::string partial_path(const std::string& path) {
+    return path + ".partial";
+}
+
+int write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write,
+                     std::ostream& err) {
+    const std::string temp = partial_path(path);
+    {
+        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+        if (file) write(file);
+        if (!file) {
+            err << "bifscope-cli: cannot write " << path << "\n";
+            std::remove(temp.c_str());
+            return IoFailure;
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, path, ec);
+    if (ec) {
+        err << "bifscope-cli: cannot write " << path << ": " << ec.message() << "\n";
+        return IoFailure;
+    }
+    return Success;
 }
 
 } // namespace bif::cli

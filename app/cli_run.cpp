@@ -145,10 +145,6 @@ void print_summary(const study::Result& r, std::ostream& err) {
         << " failed\n";
 }
 
-std::string partial_path(const std::string& out_path) {
-    return out_path + ".partial";
-}
-
 // Writes to a temporary file renamed at the end, so an interrupted write leaves no truncated result.
 int write_result(const study::Result& r, const std::string& study_json, const std::string& out_path,
                  std::ostream& out, std::ostream& err) {
@@ -156,23 +152,8 @@ int write_result(const study::Result& r, const std::string& study_json, const st
         study::write_result_csv(out, r, study_json);
         return out ? Success : IoFailure;
     }
-    const std::string temp = partial_path(out_path);
-    {
-        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-        if (file) study::write_result_csv(file, r, study_json);
-        if (!file) {
-            err << "bifscope-cli: cannot write " << out_path << "\n";
-            std::remove(temp.c_str());
-            return IoFailure;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temp, out_path, ec);
-    if (ec) {
-        err << "bifscope-cli: cannot write " << out_path << ": " << ec.message() << "\n";
-        return IoFailure;
-    }
-    return Success;
+    return write_atomically(
+        out_path, [&](std::ostream& file) { study::write_result_csv(file, r, study_json); }, err);
 }
 
 // The files the run reads: the study and, when it names one, its model file.

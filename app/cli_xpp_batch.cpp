@@ -246,30 +246,19 @@ Rows collect_rows(const study::ResolvedStudy& rs, const study::Result& r, const 
 
 // XPPAUT's output.dat: "%.8g " per value, a line per row. Written to a temporary file first.
 int write_rows(const Rows& rows, const std::string& path, std::ostream& err) {
-    const std::string temp = path + ".partial";
-    {
-        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-        char number[32];
-        for (const auto& row : rows.values) {
-            for (double v : row) {
-                std::snprintf(number, sizeof number, "%.8g ", v);
-                file << number;
+    return write_atomically(
+        path,
+        [&](std::ostream& file) {
+            char number[32];
+            for (const auto& row : rows.values) {
+                for (double v : row) {
+                    std::snprintf(number, sizeof number, "%.8g ", v);
+                    file << number;
+                }
+                file << '\n';
             }
-            file << '\n';
-        }
-        if (!file) {
-            err << "bifscope-cli: cannot write " << path << "\n";
-            std::remove(temp.c_str());
-            return IoFailure;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temp, path, ec);
-    if (ec) {
-        err << "bifscope-cli: cannot write " << path << ": " << ec.message() << "\n";
-        return IoFailure;
-    }
-    return Success;
+        },
+        err);
 }
 
 // Read as `run STUDY.json` reads its study: a regular file under the input size limit, else IoFailure.
