@@ -1,6 +1,7 @@
 // A real Duffing run through the job API (CPU backend): the period-1 branch lands in the pixel row
 // that an independent RK4 integration predicts, and progressive blocks build the same picture as
 // the whole result.
+#include "duffing_reference.h"
 #include "engine/jobs/installed_backends.h"
 #include "engine/jobs/job.h"
 #include "plot_test_studies.h"

@@ -81,12 +81,47 @@ void ResultFigure::setQuantity(int index) {
     quantity_ = index;
     if (kind_ == FigureKind::Diagram) {
         // Another quantity has another y range: start from its whole range.
+        dropLogYIfRefused();
         viewport_set_ = false;
         viewport_.y = fullRange().y;
         dirty_ = Dirty::Bins;
     } else {
         dirty_ = std::max(dirty_, Dirty::Colours);
     }
+}
+
+QString ResultFigure::logYRefusal() const {
+    if (kind_ != FigureKind::Diagram) return QStringLiteral("only a bifurcation diagram has a log y axis");
+    if (column_range_.empty()) return QStringLiteral("nothing is recorded");
+    const double lo = column_range_[quantity_].first;
+    if (lo <= 0.0)
+        return QStringLiteral("%1 has values <= 0 (down to %2)")
+            .arg(quantities_.value(quantity_), number(lo));
+    return {};
+}
+
+QString ResultFigure::setLogY(bool log) {
+    if (log == log_y_) return {};
+    if (log) {
+        if (QString why = logYRefusal(); !why.isEmpty()) return why;
+    }
+    log_y_ = log;
+    // Keep the y range the user chose where it fits the new axis, as PlotView does.
+    viewport_.y.log = log;
+    if (!viewport_set_ || (log && !(viewport_.y.from > 0.0 && viewport_.y.to > 0.0))) {
+        viewport_set_ = false;
+        viewport_.y = fullRange().y;
+    }
+    dirty_ = Dirty::Bins;
+    return {};
+}
+
+void ResultFigure::dropLogYIfRefused() {
+    if (!log_y_ || logYRefusal().isEmpty()) return;
+    log_y_ = false;
+    viewport_set_ = false;
+    viewport_.y = fullRange().y;
+    dirty_ = Dirty::Bins;
 }
 
 void ResultFigure::setDensityScale(DensityScale scale) {
@@ -127,7 +162,14 @@ PlotRange ResultFigure::fullRange() const {
         return r;
     }
     const auto [lo, hi] = column_range_.empty() ? std::pair{0.0, 1.0} : column_range_[quantity_];
-    if (!(hi >= lo)) return r.y = {0.0, 1.0, false}, r;
+    if (!(hi >= lo)) return r.y = log_y_ ? AxisRange{1.0, 10.0, true} : AxisRange{0.0, 1.0, false}, r;
+    if (log_y_ && lo > 0.0) {
+        // Padded by the same share as a linear axis, in decades; a constant gets a tenth of one.
+        const double dlo = std::log10(lo), dhi = std::log10(hi);
+        const double pad = dhi > dlo ? 0.04 * (dhi - dlo) : 0.1;
+        r.y = {std::pow(10.0, dlo - pad), std::pow(10.0, dhi + pad), true};
+        return r;
+    }
     const double pad = hi > lo ? 0.04 * (hi - lo) : std::max(0.5, std::abs(lo) * 0.1);
     r.y = {lo - pad, hi + pad, false};
     return r;
@@ -222,6 +264,7 @@ void ResultFigure::noteDiagramBlock(const study::Result& result, const std::vect
                                     bool superseded) {
     const PlotRange before = fullRange();
     updateDataRange(result);
+    dropLogYIfRefused();
     if (!viewport_set_ && !(fullRange() == before)) {
         viewport_.y = fullRange().y;
         dirty_ = Dirty::Bins;
@@ -265,7 +308,9 @@ void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vect
     const std::size_t half = study_->grid.system_count();
     for (std::size_t s : systems) {
         if (owner_[s] == no_owner || !results_[owner_[s]]) continue;
-        const double px = (range.x.to_display(sweptValue(s, 0)) - x0) * sx;
+        double px = (range.x.to_display(sweptValue(s, 0)) - x0) * sx;
+        // The last value of a sweep shown edge to edge lands on the right edge: it belongs inside.
+        if (px >= w && px <= w * (1.0 + 1e-9)) px = w - 0.5;
         if (!(px >= 0.0 && px < w)) continue;
         const auto& p = results_[owner_[s]]->points;
         if (column >= p.width()) continue;
@@ -291,6 +336,30 @@ std::uint32_t ResultFigure::count(int px, int py, bool down) const {
     const std::size_t i = static_cast<std::size_t>(py) * image_pixels_.width() + px;
     const auto& counts = down ? down_counts_ : up_counts_;
     return i < counts.size() ? counts[i] : 0;
+}
+
+ResultFigure::Run ResultFigure::pointRun(const PlotRange& range, QSize pixels) const {
+    if (kind_ != FigureKind::Diagram || study_->grid.axis_count() == 0) return {};
+    const auto& values = study_->grid.values(0);
+    const double span = std::abs(range.x.display_to() - range.x.display_from());
+    if (!(span > 0.0)) return {};
+    double spacing = 3.0; // one value: as wide as a run gets
+    if (values.size() > 1) {
+        const double first = range.x.to_display(values.front()), last = range.x.to_display(values.back());
+        spacing = std::abs(last - first) / double(values.size() - 1) / span * pixels.width();
+    }
+    // Neighbouring values' columns are at least floor(spacing) apart, so runs of that width (centred
+    // when 3 wide) never meet.
+    const int width = std::clamp(static_cast<int>(std::floor(spacing)), 1, 3);
+    return width == 3 ? Run{1, 1} : width == 2 ? Run{0, 1} : Run{};
+}
+
+std::uint32_t ResultFigure::shownCount(int px, int py, bool down) const {
+    const Run run = pointRun(image_range_, image_pixels_);
+    std::uint32_t most = 0;
+    for (int c = px - run.right; c <= px + run.left; ++c)
+        most = std::max(most, count(c, py, down));
+    return most;
 }
 
 bool ResultFigure::needsRefresh() const {
@@ -381,7 +450,7 @@ bool ResultFigure::advancePass(Clock::time_point deadline) {
         if (kind_ == FigureKind::Map)
             paintMapRow(p.image, row, *p.colours, columns);
         else
-            paintDiagramRow(p.image, row, p.up, p.down, p.most);
+            paintDiagramRow(p.image, row, p.up, p.down, p.most, pointRun(p.range, p.pixels));
         if (Clock::now() >= deadline && p.cursor < static_cast<std::size_t>(h)) return false;
     }
     return true;
@@ -410,6 +479,7 @@ void ResultFigure::finishPass() {
 bool ResultFigure::paintDirtyRows(Clock::time_point deadline) {
     const int h = std::min<int>(image_.height(), static_cast<int>(dirty_rows_.size()));
     const auto columns = kind_ == FigureKind::Map ? mapColumns() : std::vector<const double*>{};
+    const Run run = pointRun(image_range_, image_pixels_);
     bool painted = false;
     for (int row = 0; row < h; ++row) {
         if (!dirty_rows_[row]) continue;
@@ -418,7 +488,7 @@ bool ResultFigure::paintDirtyRows(Clock::time_point deadline) {
         if (kind_ == FigureKind::Map)
             paintMapRow(image_, row, *colours_, columns);
         else
-            paintDiagramRow(image_, row, up_counts_, down_counts_, painted_most_);
+            paintDiagramRow(image_, row, up_counts_, down_counts_, painted_most_, run);
         painted = true;
     }
     ++revision_;
@@ -441,7 +511,8 @@ std::array<QRgb, 256> ResultFigure::densityRamp() const {
 }
 
 void ResultFigure::paintDiagramRow(QImage& image, int y, const std::vector<std::uint32_t>& up,
-                                   const std::vector<std::uint32_t>& down, std::uint32_t most) const {
+                                   const std::vector<std::uint32_t>& down, std::uint32_t most,
+                                   Run run) const {
     const int w = image.width();
     const bool log = scale_ == DensityScale::Log;
     const double norm = log ? std::log1p(double(std::max(most, 1u))) : double(std::max(most, 1u));
@@ -450,9 +521,18 @@ void ResultFigure::paintDiagramRow(QImage& image, int y, const std::vector<std::
     const QRgb up_colour = categorical_color(4), down_colour = categorical_color(5);
     const bool two = !down.empty();
     auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+    const std::size_t row = static_cast<std::size_t>(y) * w;
+    // A pixel shows the densest point column whose run covers it (runs never overlap, so at most
+    // one column with points does).
+    const auto covering = [&](const std::vector<std::uint32_t>& counts, int x) {
+        std::uint32_t c = counts[row + x];
+        for (int from = std::max(0, x - run.right), to = std::min(w - 1, x + run.left), k = from; k <= to;
+             ++k)
+            c = std::max(c, counts[row + k]);
+        return c;
+    };
     for (int x = 0; x < w; ++x) {
-        const std::size_t i = static_cast<std::size_t>(y) * w + x;
-        const std::uint32_t u = up[i], d = two ? down[i] : 0;
+        const std::uint32_t u = covering(up, x), d = two ? covering(down, x) : 0;
         if (u + d == 0) {
             line[x] = 0;
         } else if (!two) {
@@ -561,7 +641,7 @@ QString ResultFigure::describeDiagram(std::size_t system, double x, double y) co
     const auto points = [](std::uint32_t n) { return QString::number(n) + (n == 1 ? " point" : " points"); };
     if (!study_->is_continuation()) {
         if (!failure(system).isEmpty()) return text + ": " + failure(system);
-        return text + ", " + yLabel() + " = " + number(y) + ", " + points(count(px, py));
+        return text + ", " + yLabel() + " = " + number(y) + ", " + points(shownCount(px, py, false));
     }
     // System n + i runs down the axis through grid point n - 1 - i.
     const std::size_t n = study_->grid.system_count();
@@ -571,8 +651,8 @@ QString ResultFigure::describeDiagram(std::size_t system, double x, double y) co
         return text + ": " +
                (up_failure == down_failure ? up_failure : up_failure + " up, " + down_failure + " down");
     return text + ", " + yLabel() + " = " + number(y) +
-           ", up: " + (up_failure.isEmpty() ? points(count(px, py, false)) : up_failure) +
-           ", down: " + (down_failure.isEmpty() ? points(count(px, py, true)) : down_failure);
+           ", up: " + (up_failure.isEmpty() ? points(shownCount(px, py, false)) : up_failure) +
+           ", down: " + (down_failure.isEmpty() ? points(shownCount(px, py, true)) : down_failure);
 }
 
 QString ResultFigure::describe(double x, double y) const {

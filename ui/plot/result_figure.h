@@ -6,6 +6,11 @@
 // same systems later) or with a whole study::Result. The data stay shared with the engine's
 // immutable results, so the picture can be rebinned for a new viewport or quantity at any time.
 //
+// Sparse sweeps: when the sweep has fewer values in view than the image has pixel columns, each
+// point is painted as a short horizontal run (up to 3 px, never reaching the next value's column)
+// so that it stays visible. count() stays the raw binned count of the pixel's own column; the
+// run is only how the image (and describe()) shows it.
+//
 // Cost model: addBlock only records data (and bins the new points when nothing else changed);
 // refreshSlice() brings the image up to date in slices of bounded time, and is what a view calls
 // from a coalescing timer, never from paintEvent. Cells and pixels changed by new blocks are
@@ -77,6 +82,13 @@ class ResultFigure {
     // Density diagrams run from light (sparse) to dark (dense) on a light background, and the other
     // way round on a dark one.
     void setDarkBackground(bool dark);
+    // Diagram: a logarithmic y axis. Refused, with the reason returned, for a map or while the shown
+    // quantity has a value <= 0; an empty string means done. A quantity switch or new data with a
+    // value <= 0 turns it off again (logY() says what is in force).
+    QString setLogY(bool log);
+    bool logY() const { return log_y_; }
+    // Why a log y axis cannot be had now; empty when it can.
+    QString logYRefusal() const;
 
     void addBlock(const jobs::ResultBlock& block);
     void setResult(std::shared_ptr<const study::Result> result);
@@ -121,6 +133,10 @@ class ResultFigure {
         std::uint32_t most = 0;
     };
     using Clock = std::chrono::steady_clock;
+    // The columns beside its own that a point's run covers, left and right.
+    struct Run {
+        int left = 0, right = 0;
+    };
 
     void noteBlock(const std::shared_ptr<const study::Result>& result,
                    const std::vector<std::size_t>& systems, int stride);
@@ -137,8 +153,11 @@ class ResultFigure {
     std::vector<const double*> mapColumns() const;
     void paintMapRow(QImage& image, int j, const MapColouring& colours,
                      const std::vector<const double*>& columns) const;
+    Run pointRun(const PlotRange& range, QSize pixels) const;
+    std::uint32_t shownCount(int px, int py, bool down) const;
     void paintDiagramRow(QImage& image, int y, const std::vector<std::uint32_t>& up,
-                         const std::vector<std::uint32_t>& down, std::uint32_t most) const;
+                         const std::vector<std::uint32_t>& down, std::uint32_t most, Run run) const;
+    void dropLogYIfRefused();
     std::array<QRgb, 256> densityRamp() const;
     void updateDiagramKey();
     void updateDataRange(const study::Result& result);
@@ -153,6 +172,7 @@ class ResultFigure {
     int quantity_ = 0;
     DensityScale scale_ = DensityScale::Log;
     bool dark_ = false;
+    bool log_y_ = false;
 
     // Per system: which received result holds it (index into results_) and at which row.
     std::vector<std::shared_ptr<const study::Result>> results_;

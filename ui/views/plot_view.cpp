@@ -77,8 +77,24 @@ void PlotView::figureChanged() {
     if (!repaint_timer_.isActive()) repaint_timer_.start();
 }
 
+void PlotView::followYScale() {
+    const plot::AxisRange full = figure_->fullRange().y;
+    // The figure's y axis turned log or linear: the ranges keep their values where the new axis can
+    // show them (a log axis only above zero), else take the figure's whole y range.
+    const auto follow = [&full](plot::PlotRange& r) {
+        if (r.y.log == full.log) return;
+        r.y.log = full.log;
+        if (full.log && !(r.y.from > 0.0 && r.y.to > 0.0)) r.y = full;
+    };
+    follow(range_);
+    follow(press_range_);
+    for (auto& h : history_)
+        follow(h);
+}
+
 void PlotView::refreshFigure() {
     if (figure_) {
+        followYScale();
         if (!user_moved_) {
             range_ = figure_->fullRange();
             history_[history_index_] = range_;

@@ -2,7 +2,9 @@
 // rubber-band zoom (Shift+drag or right-drag), back/forward through the zoom history (Alt+Left,
 // Alt+Right), reset (Home). During an interaction the current picture is stretched at once; when
 // the interaction settles (250 ms after the last wheel step, or on mouse release) the figure is
-// rebinned for the new range and viewRequested asks the owner to recompute there.
+// rebinned for the new range and viewRequested asks the owner to recompute there. Zoom and pan
+// work in display coordinates, so a log axis (the sweep's, or a diagram's log y) zooms by decades;
+// when the figure's y axis turns log or linear the view follows on its next refresh.
 //
 // Paint cost: paintEvent only draws the figure's cached image and the axes; the figure's image is
 // brought up to date by a coalescing 40 ms timer, however fast blocks arrive, in slices of at most
@@ -71,6 +73,7 @@ class PlotView : public QWidget {
     enum class Drag { None, Pan, Band };
     plot::PaintOptions paintOptions() const;
     void refreshFigure();
+    void followYScale();
     void refreshSlice();
     void settle();
     void showHistoryEntry();

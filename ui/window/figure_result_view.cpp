@@ -5,6 +5,7 @@
 #include "ui/plot/zoomed_study.h"
 #include "ui/views/plot_view.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,7 +15,8 @@ namespace bif::ui {
 
 FigureResultView::FigureResultView(std::shared_ptr<const study::ResolvedStudy> study, QWidget* parent)
     : ResultView(parent), container_(new QWidget(parent)), view_(new PlotView(container_)),
-      quantity_(new QComboBox(container_)), scale_(new QComboBox(container_)), study_(study) {
+      quantity_(new QComboBox(container_)), scale_(new QComboBox(container_)),
+      log_y_(new QCheckBox(tr("log y"), container_)), study_(study) {
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
     bar->addWidget(new QLabel(tr("Show:"), container_));
@@ -22,6 +24,7 @@ FigureResultView::FigureResultView(std::shared_ptr<const study::ResolvedStudy> s
     bar->addSpacing(12);
     scale_->addItems({tr("log density"), tr("linear density")});
     bar->addWidget(scale_);
+    bar->addWidget(log_y_);
     bar->addStretch(1);
     auto* layout = new QVBoxLayout(container_);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -36,6 +39,14 @@ FigureResultView::FigureResultView(std::shared_ptr<const study::ResolvedStudy> s
     connect(quantity_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
         if (!figure_ || name.isEmpty()) return;
         figure_->setQuantity(name);
+        syncLogY();
+        view_->figureChanged();
+    });
+    connect(log_y_, &QCheckBox::toggled, this, [this](bool on) {
+        if (!figure_) return;
+        const QString refused = figure_->setLogY(on);
+        if (!refused.isEmpty()) emit hoverText(tr("No log y axis: %1").arg(refused));
+        syncLogY();
         view_->figureChanged();
     });
     connect(scale_, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -57,6 +68,7 @@ FigureResultView::makeFigure(std::shared_ptr<const study::ResolvedStudy> study) 
     if (figure_) {
         figure->setQuantity(figure_->quantities().value(figure_->quantity()));
         figure->setDensityScale(figure_->densityScale());
+        figure->setLogY(figure_->logY());
     }
     return figure;
 }
@@ -67,6 +79,18 @@ void FigureResultView::fillQuantities() {
     quantity_->addItems(figure_->quantities());
     quantity_->setCurrentIndex(figure_->quantity());
     scale_->setVisible(figure_->kind() == plot::FigureKind::Diagram);
+    log_y_->setVisible(figure_->kind() == plot::FigureKind::Diagram);
+    log_y_->setEnabled(figure_->kind() == plot::FigureKind::Diagram);
+    syncLogY();
+}
+
+void FigureResultView::syncLogY() {
+    // The figure may refuse or drop a log axis (values <= 0): the box shows what is in force.
+    const QSignalBlocker block(log_y_);
+    log_y_->setChecked(figure_->logY());
+    log_y_->setToolTip(figure_->logYRefusal().isEmpty()
+                           ? tr("Logarithmic y axis")
+                           : tr("No log y axis: %1").arg(figure_->logYRefusal()));
 }
 
 void FigureResultView::show(std::shared_ptr<plot::ResultFigure> figure) {
@@ -84,6 +108,7 @@ void FigureResultView::addBlock(const jobs::ResultBlock& block) {
     if (!pending_) return;
     pending_->addBlock(block);
     if (pending_ != figure_) show(pending_);
+    if (log_y_->isChecked() != figure_->logY()) syncLogY();
     view_->figureChanged();
 }
 
@@ -91,6 +116,7 @@ void FigureResultView::setResult(std::shared_ptr<const study::Result> result) {
     if (!pending_) pending_ = makeFigure(study_);
     pending_->setResult(std::move(result));
     if (pending_ != figure_) show(pending_);
+    syncLogY();
     view_->figureChanged();
 }
 

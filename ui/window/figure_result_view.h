@@ -5,6 +5,7 @@
 
 #include "ui/window/result_view.h"
 
+class QCheckBox;
 class QComboBox;
 
 namespace bif::ui {
@@ -35,11 +36,13 @@ class FigureResultView : public ResultView {
     std::shared_ptr<plot::ResultFigure> makeFigure(std::shared_ptr<const study::ResolvedStudy> study) const;
     void show(std::shared_ptr<plot::ResultFigure> figure);
     void fillQuantities();
+    void syncLogY();
 
     QWidget* container_;
     PlotView* view_;
     QComboBox* quantity_;
     QComboBox* scale_;
+    QCheckBox* log_y_;
     std::shared_ptr<const study::ResolvedStudy> study_;
     std::shared_ptr<plot::ResultFigure> figure_;  // on screen
     std::shared_ptr<plot::ResultFigure> pending_; // the run's, until its first block
