@@ -77,7 +77,7 @@ void RunController::run(ResultTab* tab, std::shared_ptr<const study::ResolvedStu
 void RunController::cancel() {
     if (!running_) return;
     runner_.cancel();
-    status_.showProgress({});
+    status_.showPhase(tr("cancelling…"));
 }
 
 void RunController::abandon(ResultTab* tab) {

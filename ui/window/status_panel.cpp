@@ -76,6 +76,10 @@ void StatusPanel::showProgress(const study::Progress& p) {
     if (seconds > 0.05 && p.systems_done > 0) rate_->setText(rate_text(double(p.systems_done) / seconds));
 }
 
+void StatusPanel::showPhase(const QString& phase) {
+    if (running_) phase_->setText(phase);
+}
+
 void StatusPanel::runEnded(const QString& outcome, std::size_t systems, double seconds) {
     if (running_) tick();
     if (systems > 0 && seconds > 0.0) rate_->setText(rate_text(double(systems) / seconds));

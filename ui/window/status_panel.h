@@ -24,6 +24,7 @@ class StatusPanel : public QWidget {
     void setBackend(const QString& text, const QString& why);
     void runStarted(const QString& what);
     void showProgress(const study::Progress& progress);
+    void showPhase(const QString& phase);
     // `systems` finished in `seconds` (0: unknown) give the final rate.
     void runEnded(const QString& outcome, std::size_t systems = 0, double seconds = 0.0);
 
