@@ -1,18 +1,31 @@
 #include "engine/study/result_csv.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace bif::study {
 
 namespace {
 
-void write_number(std::ostream& out, double v) {
-    if (std::isnan(v)) return;
-    char buffer[32];
-    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
-    out.write(buffer, ec == std::errc() ? end - buffer : 0);
+// Longest shortest-round-trip text of a double is 24 characters ("-2.2250738585072014e-308").
+constexpr std::size_t max_number_chars = 32;
+constexpr std::size_t max_index_chars = 20;
+
+// Integers below 10^5 print as themselves in the shortest form (from 10^5 on, "1e+05" is shorter), and
+// integer formatting costs a fraction of the shortest-round-trip search for a double.
+char* put_number(char* at, double v) {
+    if (std::isnan(v)) return at;
+    if (std::fabs(v) < 1e5 && v == std::trunc(v) && !(v == 0.0 && std::signbit(v)))
+        return std::to_chars(at, at + max_number_chars, static_cast<int>(v)).ptr;
+    const auto [end, ec] = std::to_chars(at, at + max_number_chars, v);
+    return ec == std::errc() ? end : at;
 }
 
 // Header cells are names the user chose (formulas such as "y1 - 1", "max(a,b)"): quoted when needed.
@@ -78,45 +91,149 @@ void write_header(std::ostream& out, const Result& r) {
     out << '\n';
 }
 
-void write_system_prefix(std::ostream& out, const Result& r, std::size_t system) {
-    for (const auto& a : r.axes) {
-        write_number(out, a.values[system]);
-        out << ',';
-    }
-    out << name_of(r.status[system]);
-    for (const auto& s : r.scalars) {
-        out << ',';
-        write_number(out, s.values[system]);
-    }
-}
+// The text of values seen before, in a direct-mapped table keyed by the value's bits: a grid axis
+// repeats a few distinct values (the outer axis one for many systems in a row, the inner axis
+// cyclically), periods and labels repeat too, and copying text costs less than formatting it again.
+class NumberTextCache {
+  public:
+    // slots: a power of two.
+    explicit NumberTextCache(std::size_t slots) : slots_(slots), mask_(slots - 1) {}
 
-void write_system_rows(std::ostream& out, const Result& r, std::size_t system) {
-    const PointBlock& points = r.points;
-    if (points.width() == 0) {
-        write_system_prefix(out, r, system);
-        out << '\n';
-        return;
-    }
-    const std::size_t rows = points.rows_filled.empty() ? 0 : points.rows_filled[system];
-    for (std::size_t row = 0; row < std::max<std::size_t>(rows, 1); ++row) {
-        write_system_prefix(out, r, system);
-        out << ',';
-        if (rows > 0) out << row;
-        for (std::size_t c = 0; c < points.width(); ++c) {
-            out << ',';
-            if (rows > 0) write_number(out, points.value(system, row, c));
+    char* put(char* at, double v) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        Slot& slot = slots_[((bits ^ (bits >> 29)) * 0x9e3779b97f4a7c15u >> 40) & mask_];
+        if (!slot.valid || slot.bits != bits) {
+            slot.length = static_cast<std::uint8_t>(put_number(slot.text.data(), v) - slot.text.data());
+            slot.bits = bits;
+            slot.valid = true;
         }
-        out << '\n';
+        std::memcpy(at, slot.text.data(), slot.length);
+        return at + slot.length;
     }
-}
+
+  private:
+    struct Slot {
+        std::uint64_t bits = 0;
+        std::array<char, max_number_chars> text{};
+        std::uint8_t length = 0;
+        bool valid = false;
+    };
+    std::vector<Slot> slots_;
+    std::uint64_t mask_;
+};
+
+// Rows are formatted into one large buffer handed to the stream in big writes: inserting each value
+// and comma into the stream (a sentry and virtual calls each time) cost more than formatting them.
+class RowWriter {
+  public:
+    RowWriter(std::ostream& out, const Result& r)
+        : out_(out), r_(r), axis_text_(r.axes.size(), NumberTextCache(4096)),
+          scalar_text_(r.scalars.size(), NumberTextCache(1)) {
+        prefix_.resize((r.axes.size() + r.scalars.size()) * (max_number_chars + 1) + 64);
+        const std::size_t row_bound =
+            prefix_.size() + max_index_chars + (r.points.width() + 2) * (max_number_chars + 1);
+        buffer_.resize(std::max<std::size_t>(std::size_t{1} << 20, 4 * row_bound));
+        at_ = buffer_.data();
+        row_bound_ = row_bound;
+    }
+    RowWriter(const RowWriter&) = delete;
+    RowWriter& operator=(const RowWriter&) = delete;
+
+    void write_system(std::size_t system) {
+        format_prefix(system);
+        const PointBlock& points = r_.points;
+        if (points.width() == 0) {
+            char* at = room();
+            at = put_prefix(at);
+            *at++ = '\n';
+            at_ = at;
+            return;
+        }
+        const std::size_t rows = points.rows_filled.empty() ? 0 : points.rows_filled[system];
+        if (rows == 0) {
+            char* at = put_prefix(room());
+            std::memset(at, ',', points.width() + 1);
+            at += points.width() + 1;
+            *at++ = '\n';
+            at_ = at;
+            return;
+        }
+        const double* values = &points.values[system * points.rows_per_system * points.width()];
+        for (std::size_t row = 0; row < rows; ++row) {
+            char* at = put_prefix(room());
+            *at++ = ',';
+            at = std::to_chars(at, at + max_index_chars, row).ptr;
+            for (std::size_t c = 0; c < points.width(); ++c) {
+                *at++ = ',';
+                at = put_number(at, *values++);
+            }
+            *at++ = '\n';
+            at_ = at;
+        }
+    }
+
+    void flush() {
+        out_.write(buffer_.data(), at_ - buffer_.data());
+        at_ = buffer_.data();
+    }
+
+  private:
+    // The swept values, status and scalars: the same text on every row of a system.
+    void format_prefix(std::size_t system) {
+        char* at = prefix_.data();
+        for (std::size_t i = 0; i < r_.axes.size(); ++i) {
+            at = axis_text_[i].put(at, r_.axes[i].values[system]);
+            *at++ = ',';
+        }
+        const std::string_view status = status_name(r_.status[system]);
+        std::memcpy(at, status.data(), status.size());
+        at += status.size();
+        for (std::size_t i = 0; i < r_.scalars.size(); ++i) {
+            *at++ = ',';
+            at = scalar_text_[i].put(at, r_.scalars[i].values[system]);
+        }
+        prefix_length_ = static_cast<std::size_t>(at - prefix_.data());
+    }
+
+    char* put_prefix(char* at) const {
+        std::memcpy(at, prefix_.data(), prefix_length_);
+        return at + prefix_length_;
+    }
+
+    std::string_view status_name(SystemStatus s) {
+        const auto index = static_cast<std::uint8_t>(s);
+        if (status_names_[index].data() == nullptr) status_names_[index] = name_of(s);
+        return status_names_[index];
+    }
+
+    // Space for one more row of at most row_bound_ characters.
+    char* room() {
+        if (static_cast<std::size_t>(buffer_.data() + buffer_.size() - at_) < row_bound_) flush();
+        return at_;
+    }
+
+    std::ostream& out_;
+    const Result& r_;
+    std::vector<NumberTextCache> axis_text_;
+    std::vector<NumberTextCache> scalar_text_;
+    std::array<std::string_view, 256> status_names_{};
+    std::vector<char> prefix_;
+    std::size_t prefix_length_ = 0;
+    std::vector<char> buffer_;
+    char* at_ = nullptr;
+    std::size_t row_bound_ = 0;
+};
 
 } // namespace
 
 void write_result_csv(std::ostream& out, const Result& result, std::string_view study_json) {
     write_comment_block(out, result, study_json);
     write_header(out, result);
+    RowWriter rows(out, result);
     for (std::size_t system = 0; system < result.system_count; ++system)
-        write_system_rows(out, result, system);
+        rows.write_system(system);
+    rows.flush();
 }
 
 } // namespace bif::study
