@@ -10,6 +10,18 @@
 
 #include "bif/kernel_support.h"
 
+// Interior points of each accepted step (of models with events) at which the event functions are
+// sampled on the dense output, evenly spaced. A crossing pair that an end-point test cannot see (g
+// leaves its side and comes back within one step: a grazing orbit, a fast double crossing) is found
+// once a sample falls between the two crossings, i.e. always when they are more than h / (S + 1)
+// apart. 3 (quarter steps) costs 3 interpolations and event evaluations per step; 0 keeps the end
+// points only. What the samples do not catch: a pair of crossings that both fall between two
+// neighbouring samples (an excursion shorter than h / (S + 1)), and of three or more crossings
+// between two samples, only one is seen (not necessarily the earliest).
+#ifndef BIF_EVENT_SAMPLES
+#define BIF_EVENT_SAMPLES 3
+#endif
+
 namespace bif {
 
 template <class Real, int E>
@@ -31,6 +43,17 @@ BIF_HD BIF_FORCEINLINE bool event_crossed(int direction, Real g_old, Real g_new)
     const bool up = g_old < Real(0) && g_new >= Real(0);
     const bool down = g_old > Real(0) && g_new <= Real(0);
     return (direction == 1 && up) || (direction == -1 && down) || (direction == 2 && (up || down));
+}
+
+// Whether some event crossed (by its direction) between event values g_old and g_new.
+template <class Model>
+BIF_HD BIF_FORCEINLINE bool some_event_crossed(const Model& m, const typename Model::real* g_old,
+                                               const typename Model::real* g_new) {
+    bool any = false;
+    BIF_UNROLL
+    for (int k = 0; k < m.event_count(); ++k)
+        any = any || event_crossed(m.event_direction(k), g_old[k], g_new[k]);
+    return any;
 }
 
 // g[k] for a run-time k without indexing a register array at run time (a select per element).
@@ -97,6 +120,40 @@ BIF_HD typename Model::real locate_crossing(const Model& m, const Interpolant& i
         }
     }
     return tb;
+}
+
+// Narrows [t_lo, t_hi] to its first part, between neighbouring points of t_lo, BIF_EVENT_SAMPLES
+// evenly spaced interior points and t_hi, over which some event crosses (by its direction), so that
+// the earliest crossing is located there even when the end points show none or hide an odd number.
+// On entry g_lo holds the event values at t_lo, y_hi and g_hi the state and the event values at
+// t_hi; y_s and g_s are scratch. Returns false when no part shows a crossing. Otherwise [t_lo,
+// t_hi] is that part, g_lo holds the event values at its start and y_s, g_s the state and the event
+// values at its end. `in.state_at(t, y)` is the step's dense output.
+template <class Model, class Interpolant>
+BIF_HD bool bracket_first_crossing(const Model& m, const Interpolant& in, const typename Model::real* p,
+                                   typename Model::real& t_lo, typename Model::real* g_lo,
+                                   typename Model::real& t_hi, const typename Model::real* y_hi,
+                                   const typename Model::real* g_hi, typename Model::real* y_s,
+                                   typename Model::real* g_s) {
+    using real = typename Model::real;
+    constexpr int samples = BIF_EVENT_SAMPLES;
+    const real t_start = t_lo;
+    const real spacing = (t_hi - t_start) * (real(1) / real(samples + 1));
+    for (int j = 1; j <= samples; ++j) {
+        const real t = t_start + real(j) * spacing;
+        in.state_at(t, y_s);
+        m.events(t, y_s, p, g_s);
+        if (some_event_crossed(m, g_lo, g_s)) {
+            t_hi = t;
+            return true;
+        }
+        t_lo = t;
+        copy_n(g_s, m.event_count(), g_lo);
+    }
+    if (!some_event_crossed(m, g_lo, g_hi)) return false;
+    copy_n(y_hi, m.dimension(), y_s);
+    copy_n(g_hi, m.event_count(), g_s);
+    return true;
 }
 
 } // namespace bif

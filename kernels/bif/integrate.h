@@ -11,11 +11,12 @@
 // interval neither restarts the step-size ramp nor misses a crossing at its boundary. A failed
 // system keeps a final status and stays at its last accepted point; nothing else is touched.
 //
-// Events: every accepted step is scanned for crossings; the earliest is located on the step's
-// dense output (bif/events.h), the observer sees the step up to it, then its resets are applied
-// (m.apply_reset). A reset that changes y or p ends the step there and integration restarts from
-// the event point; otherwise the rest of the same step is scanned for later crossings, so several
-// crossings within one step are handled in time order.
+// Events: every accepted step is searched for crossings, at its ends and at BIF_EVENT_SAMPLES
+// interior points of its dense output, so that a pair of crossings inside one step is seen too; the
+// earliest is located on the dense output (bif/events.h), the observer sees the step up to it,
+// then its resets are applied (m.apply_reset). A reset that changes y or p ends the step there and
+// integration restarts from the event point; otherwise the rest of the same step is searched for
+// later crossings, so several crossings within one step are handled in time order.
 //
 // Observer (a struct, no std::function):
 //   template <class View> BIF_HD void on_step(const View& v);  // each accepted step, or its part
@@ -191,7 +192,10 @@ BIF_HD StepEnd commit_event_point(const Model& m, Stepper& st, SystemState<Model
 }
 
 // Event handling for the accepted step [s.t, t_new] from s.y to y_new. On Continue, g_new holds
-// the event values at t_new; otherwise s has been moved to the event point.
+// the event values at t_new; otherwise s has been moved to the event point. The step, and after an
+// event that changed nothing the rest of it, is searched part by part (bracket_first_crossing):
+// every event that crossed within the first part that shows a crossing is located there, each in
+// the bracket left by the previous ones, so the earliest crossing ends the bracket.
 template <class Model, class Stepper, class Observer>
 BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
                             typename Model::real h, typename Model::real t_new,
@@ -204,41 +208,38 @@ BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, 
     const int ne = m.event_count();
     StepView<Model, Stepper> view{m, st, p, s.t, h, s.y, y_new, t_new, s.t, t_new, s.y, y_new};
     m.events(t_new, y_new, p, g_new);
-    bool any = false;
+    // ga: the event values at t_lo, the start of the part searched; yb, gb: at its end t_hi
+    real ga[E] = {}, yb[N] = {}, gb[E] = {};
+    copy_n(s.g, ne, ga);
+    real t_lo = s.t, t_hi = t_new;
+    bool found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
+    bool exact_zero = false;
     BIF_UNROLL
     for (int k = 0; k < ne; ++k)
-        any = any || event_crossed(m.event_direction(k), s.g[k], g_new[k]) ||
-              (m.event_direction(k) == 0 && g_new[k] == real(0));
-    if (!any) {
+        exact_zero = exact_zero || (m.event_direction(k) == 0 && g_new[k] == real(0));
+    if (!found && !exact_zero) {
         obs.on_step(view);
         return StepEnd::Continue;
     }
-    real ya[N] = {}, ga[E] = {}, yb[N] = {}, gb[E] = {}, yc[N] = {}, gc[E] = {};
     bool fired[E] = {};
+    real ya[N] = {};
     copy_n(s.y, n, ya);
-    copy_n(s.g, ne, ga);
-    real ta = s.t;
-    for (;;) {
-        // the earliest located crossing in (ta, t_new]
+    real ta = s.t; // the start of the part of the step not yet shown to the observer
+    while (found) {
+        // each crossing event is located inside the bracket [t_lo, t_first] the earlier ones left
         int first = -1;
-        real t_first = t_new;
+        real t_first = t_hi;
         for (int k = 0; k < ne; ++k) {
-            const int dir = m.event_direction(k);
             const real gak = pick(ga, k, ne);
-            const real gnk = pick(g_new, k, ne);
-            if (!event_crossed(dir, gak, gnk)) continue;
-            copy_n(y_new, n, yc);
-            copy_n(g_new, ne, gc);
+            const real gbk = pick(gb, k, ne);
+            if (!event_crossed(m.event_direction(k), gak, gbk)) continue;
             const real tc =
-                locate_crossing(m, view, p, k, ta, gak, t_new, gnk, pick(ev.tolerance, k, ne), yc, gc);
+                locate_crossing(m, view, p, k, t_lo, gak, t_first, gbk, pick(ev.tolerance, k, ne), yb, gb);
             if (first < 0 || tc < t_first) {
                 first = k;
                 t_first = tc;
-                copy_n(yc, n, yb);
-                copy_n(gc, ne, gb);
             }
         }
-        if (first < 0) break;
         view.t0 = ta;
         view.y0 = ya;
         view.t1 = t_first;
@@ -252,15 +253,19 @@ BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, 
         for (int k = 0; k < ne; ++k)
             if (k != first && event_crossed(m.event_direction(k), pick(ga, k, ne), pick(gb, k, ne)))
                 stop = fire_event(m, s, k, t_first, yb, p, ev.stop_after, changed, fired, obs) || stop;
+        // after a reset the rest of this step's dense output describes a motion that no longer is
         if (stop || changed) return commit_event_point(m, st, s, t_first, h, yb, p, stop, fired);
-        // nothing changed: scan the rest of this step, comparing with g just past the event
+        // nothing changed: search the rest of this step, comparing with g just past the event
         ta = t_first;
         copy_n(yb, n, ya);
         copy_n(gb, ne, ga);
         const real t_later =
             min_of(t_first + real(100) * epsilon<real>() * (m::fabs(t_first) + m::fabs(h)), t_new);
-        view.state_at(t_later, yc);
-        look_past_event(m, t_first, h, yc, p, fired, ga);
+        view.state_at(t_later, yb);
+        look_past_event(m, t_first, h, yb, p, fired, ga);
+        t_lo = t_first;
+        t_hi = t_new;
+        found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
     }
     view.t0 = ta;
     view.y0 = ya;
