@@ -1,6 +1,6 @@
 // The classical fourth-order Runge-Kutta method, fixed step (Kutta 1901; Hairer, Norsett & Wanner I,
 // II.1 Table 1.2, "the" Runge-Kutta method):
-//   c = (0, 1/2, 1/2, 1),  a21 = 1/2, a32 = 1/2, a43 = 1,  b = (1/6, 1/3, 1/3, 1/6).
+//   c = (0, 1/2, 1/2, 1),  a21 = 1/2, a32 = 1/2, a43 = 1,  b = (1, 2, 2, 1)/6.
 // No error estimate: attempt() returns 0 and the controller keeps the step. Dense output: cubic
 // Hermite from the end-point derivatives, which are the first stages of the neighbouring steps.
 //
@@ -16,20 +16,27 @@
 
 #include "bif/kernel_support.h"
 #include "bif/solver_settings.h"
-#include "bif/steppers/hermite.h"
+#include "bif/steppers/endpoint_derivatives.h"
+#include "bif/steppers/tableau.h"
 
 namespace bif {
 
+struct ClassicRk4Tableau {
+    static constexpr int stages = 4;
+    static constexpr double c[4] = {0, 0.5, 0.5, 1};
+    static constexpr double a[4][4] = {{}, {0.5}, {0, 0.5}, {0, 0, 1}};
+    static constexpr double b[4] = {1, 2, 2, 1};
+    static constexpr int b_divisor = 6;
+    static constexpr double e[5] = {};
+    static constexpr bool fsal = false;
+};
+
 template <class Model>
-struct Rk4 {
+struct Rk4 : EndpointDerivatives<Model, false> {
     using real = typename Model::real;
-    static constexpr int N = Model::num_states;
     static constexpr int order = 4;
     static constexpr int error_order = 0;
 
-    bool ready = false;
-    real f0[N] = {}; // f(t_n, y_n)
-    real f1[N] = {}; // f(t_{n+1}, y_{n+1}) once accepted
     // h / 2 and h / 6 of the step size `fractions_of`: a fixed step repeats it, and a correctly
     // rounded division costs a GPU about as much as a right-hand side (the same quotients, worked
     // out once; the test compares bits, as h == fractions_of but without an FP64 instruction)
@@ -51,61 +58,29 @@ struct Rk4 {
         }
     }
 
-    BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
-        m.rhs(t, y, p, f0);
-        ready = true;
-        return all_finite(f0, m.dimension());
-    }
+    // The tableau's step factors, kept: c_i h is h/2 or h, h / b_divisor is h/6.
+    struct Factors {
+        real h, half, sixth;
+        template <int I>
+        BIF_HD BIF_FORCEINLINE real node() const {
+            if constexpr (ClassicRk4Tableau::c[I] == 1.0) return h;
+            return half;
+        }
+        BIF_HD BIF_FORCEINLINE real solution() const { return sixth; }
+    };
 
     template <class Settings>
     BIF_HD real attempt(const Model& m, real t, const real* y, const real* p, real& h, real* y_new,
                         const Settings&) {
-        const int n = m.dimension();
         if (bits_of(h) != bits_of(fractions_of)) { // on the integer units
             fractions_of = h;
             half = real(0.5) * h;
             sixth = h / real(6);
         }
-        real k[N];
-        real acc[N];
-        real tmp[N];
-        // k2 = f(t + h/2, y + h/2 k1)
-        BIF_UNROLL
-        for (int i = 0; i < n; ++i)
-            tmp[i] = y[i] + half * f0[i];
-        m.rhs(t + half, tmp, p, k);
-        // acc = k1 + 2 k2;  k3 = f(t + h/2, y + h/2 k2)
-        BIF_UNROLL
-        for (int i = 0; i < n; ++i) {
-            acc[i] = f0[i] + real(2) * k[i];
-            tmp[i] = y[i] + half * k[i];
-        }
-        m.rhs(t + half, tmp, p, k);
-        // acc += 2 k3;  k4 = f(t + h, y + h k3)
-        BIF_UNROLL
-        for (int i = 0; i < n; ++i) {
-            acc[i] += real(2) * k[i];
-            tmp[i] = y[i] + h * k[i];
-        }
-        m.rhs(t + h, tmp, p, k);
-        // y_new = y + h/6 (k1 + 2 k2 + 2 k3 + k4)
-        BIF_UNROLL
-        for (int i = 0; i < n; ++i)
-            y_new[i] = y[i] + sixth * (acc[i] + k[i]);
+        ExplicitStages<ClassicRk4Tableau, Model> stages{this->f0, this->f1};
+        stages.step(m, t, y, p, Factors{h, half, sixth}, y_new, nullptr, [](int) {});
         return real(0);
     }
-
-    BIF_HD void reject() {}
-
-    BIF_HD void accept(const Model& m, real t, const real*, const real* p, real h, const real* y_new) {
-        m.rhs(t + h, y_new, p, f1);
-    }
-
-    BIF_HD void state_at(real theta, real h, const real* y0, const real* y1, int n, real* out) const {
-        hermite_interpolate(theta, h, y0, y1, f0, f1, n, out);
-    }
-
-    BIF_HD void advance(int n) { copy_n(f1, n, f0); }
 };
 
 } // namespace bif

@@ -17,23 +17,20 @@
 #pragma once
 
 #include "bif/error_norm.h"
-#include "bif/kernel_support.h"
-#include "bif/steppers/hermite.h"
+#include "bif/steppers/endpoint_derivatives.h"
 
 namespace bif {
 
 template <class Model, int MaxStages = 512>
-struct Rkc {
-    using real = typename Model::real;
-    static constexpr int N = Model::num_states;
+struct Rkc : EndpointDerivatives<Model, true> {
+    using Base = EndpointDerivatives<Model, true>;
+    using Base::f0, Base::f1, Base::N;
+    using typename Base::real;
     static constexpr int order = 2;
     static constexpr int error_order = 2;
     static constexpr int max_stages = MaxStages;
     static constexpr int rho_interval = 25;
 
-    bool ready = false;
-    real f0[N] = {};
-    real f1[N] = {};
     real v[N] = {};           // dominant direction of the last power iteration (a difference to y)
     real rho = real(0);       // spectral radius estimate, 1.2 * ||J v|| / ||v||
     int steps_since_rho = -1; // < 0: estimate before the next attempt
@@ -41,10 +38,8 @@ struct Rkc {
     int last_stages = 0;
 
     BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
-        m.rhs(t, y, p, f0);
-        ready = true;
         steps_since_rho = -1;
-        return all_finite(f0, m.dimension());
+        return Base::start(m, t, y, p);
     }
 
     template <class Settings>
@@ -77,12 +72,6 @@ struct Rkc {
     BIF_HD void reject() { steps_since_rho = -1; }
 
     BIF_HD void accept(const Model&, real, const real*, const real*, real, const real*) { ++steps_since_rho; }
-
-    BIF_HD void state_at(real theta, real h, const real* y0, const real* y1, int n, real* out) const {
-        hermite_interpolate(theta, h, y0, y1, f0, f1, n, out);
-    }
-
-    BIF_HD void advance(int n) { copy_n(f1, n, f0); }
 
   private:
     // The recursion above, with Y_{j-1}, Y_{j-2} kept in two arrays; y_new receives Y_s.

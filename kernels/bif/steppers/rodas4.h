@@ -11,28 +11,18 @@
 #pragma once
 
 #include "bif/error_norm.h"
-#include "bif/kernel_support.h"
 #include "bif/linalg.h"
-#include "bif/steppers/hermite.h"
+#include "bif/steppers/endpoint_derivatives.h"
 
 namespace bif {
 
 template <class Model>
-struct Rodas4 {
-    using real = typename Model::real;
-    static constexpr int N = Model::num_states;
+struct Rodas4 : EndpointDerivatives<Model, false> {
+    using Base = EndpointDerivatives<Model, false>;
+    using Base::f0, Base::N;
+    using typename Base::real;
     static constexpr int order = 4;
     static constexpr int error_order = 3;
-
-    bool ready = false;
-    real f0[N] = {};
-    real f1[N] = {};
-
-    BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
-        m.rhs(t, y, p, f0);
-        ready = true;
-        return all_finite(f0, m.dimension());
-    }
 
     template <class Settings>
     BIF_HD real attempt(const Model& m, real t, const real* y, const real* p, real& h, real* y_new,
@@ -132,18 +122,6 @@ struct Rodas4 {
             y_new[i] += tmp[i];
         return scaled_error(y, y_new, tmp, n, s);
     }
-
-    BIF_HD void reject() {}
-
-    BIF_HD void accept(const Model& m, real t, const real*, const real* p, real h, const real* y_new) {
-        m.rhs(t + h, y_new, p, f1);
-    }
-
-    BIF_HD void state_at(real theta, real h, const real* y0, const real* y1, int n, real* out) const {
-        hermite_interpolate(theta, h, y0, y1, f0, f1, n, out);
-    }
-
-    BIF_HD void advance(int n) { copy_n(f1, n, f0); }
 };
 
 } // namespace bif

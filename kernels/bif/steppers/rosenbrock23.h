@@ -13,28 +13,18 @@
 #pragma once
 
 #include "bif/error_norm.h"
-#include "bif/kernel_support.h"
 #include "bif/linalg.h"
-#include "bif/steppers/hermite.h"
+#include "bif/steppers/endpoint_derivatives.h"
 
 namespace bif {
 
 template <class Model>
-struct Rosenbrock23 {
-    using real = typename Model::real;
-    static constexpr int N = Model::num_states;
+struct Rosenbrock23 : EndpointDerivatives<Model, true> {
+    using Base = EndpointDerivatives<Model, true>;
+    using Base::f0, Base::f1, Base::N;
+    using typename Base::real;
     static constexpr int order = 2;
     static constexpr int error_order = 2;
-
-    bool ready = false;
-    real f0[N] = {};
-    real f1[N] = {};
-
-    BIF_HD bool start(const Model& m, real t, const real* y, const real* p) {
-        m.rhs(t, y, p, f0);
-        ready = true;
-        return all_finite(f0, m.dimension());
-    }
 
     template <class Settings>
     BIF_HD real attempt(const Model& m, real t, const real* y, const real* p, real& h, real* y_new,
@@ -92,16 +82,6 @@ struct Rosenbrock23 {
             tmp[i] = (h / real(6)) * (k1[i] - real(2) * k2[i] + k3[i]);
         return scaled_error(y, y_new, tmp, n, s);
     }
-
-    BIF_HD void reject() {}
-
-    BIF_HD void accept(const Model&, real, const real*, const real*, real, const real*) {}
-
-    BIF_HD void state_at(real theta, real h, const real* y0, const real* y1, int n, real* out) const {
-        hermite_interpolate(theta, h, y0, y1, f0, f1, n, out);
-    }
-
-    BIF_HD void advance(int n) { copy_n(f1, n, f0); }
 };
 
 } // namespace bif
