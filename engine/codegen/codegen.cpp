@@ -47,6 +47,8 @@ class SourceWriter {
     std::string array_function(const char* name, const char* out, const std::vector<sym::NodeId>& roots);
     std::string event_direction() const;
     std::string apply_reset();
+    std::string event_gradient();
+    std::string reset_jacobian();
 
   private:
     void begin() {
@@ -65,6 +67,12 @@ class SourceWriter {
                "    }\n";
     }
     void reset_case(std::size_t k);
+    void reset_jacobian_case(std::size_t k);
+    bool any_saltation() const {
+        for (const detail::EventSaltation& e : f_.saltation)
+            if (e.maps_tangent) return true;
+        return false;
+    }
 
     const ModelFunctions& f_;
     Precision precision_;
@@ -167,6 +175,78 @@ std::string SourceWriter::apply_reset() {
     return finish("bool", "apply_reset", params);
 }
 
+// grad[0..N) = dg_k/dy, grad[N] = dg_k/dt; zeros for an event that maps no tangent vector.
+std::string SourceWriter::event_gradient() {
+    begin();
+    const bool any = any_saltation();
+    if (any) {
+        body_ += kBody + "switch (k) {\n";
+        for (std::size_t k = 0; k < f_.saltation.size(); ++k) {
+            const detail::EventSaltation& e = f_.saltation[k];
+            if (!e.maps_tangent) continue;
+            body_ += kBody + "case " + std::to_string(k) + ": {\n";
+            const std::size_t mark = w_.write_block(detail::lower(f_.pool, e.gradient), kNested, body_);
+            for (std::size_t i = 0; i < e.gradient.size(); ++i)
+                body_ += kNested + indexed("grad", i) + " = " + w_.value(e.gradient[i]) + ";\n";
+            body_ += kNested + "return;\n";
+            w_.end_scope(mark);
+            body_ += kBody + "}\n";
+        }
+        body_ += kBody + "default: break;\n" + kBody + "}\n";
+    }
+    body_ += kBody + "for (int i = 0; i <= num_states; ++i)\n" + kNested + "grad[i] = real(0);\n";
+    const std::string params = parameter("int", "k", any) + ", " + parameter("real", "t", w_.used_time()) +
+                               ", " + parameter("const real*", "y", w_.used_states()) + ", " +
+                               parameter("const real*", "p", w_.used_params()) + ", real* grad";
+    return finish("void", "event_gradient", params);
+}
+
+// The rows of the states event k resets; the others stay those of the identity.
+void SourceWriter::reset_jacobian_case(std::size_t k) {
+    const detail::EventSaltation& e = f_.saltation[k];
+    const std::size_t n = f_.rhs.size();
+    body_ += kBody + "case " + std::to_string(k) + ": {\n";
+    const std::size_t mark = w_.write_block(detail::lower(f_.pool, e.reset_rows), kNested, body_);
+    for (std::size_t r = 0; r < e.rows.size(); ++r) {
+        for (std::size_t l = 0; l < n; ++l) {
+            body_ += kNested + indexed("DR", e.rows[r] * n + l) + " = " +
+                     w_.value(e.reset_rows[r * (n + 1) + l]) + ";\n";
+        }
+        body_ +=
+            kNested + indexed("dRdt", e.rows[r]) + " = " + w_.value(e.reset_rows[r * (n + 1) + n]) + ";\n";
+    }
+    body_ += kNested + "return true;\n";
+    w_.end_scope(mark);
+    body_ += kBody + "}\n";
+}
+
+std::string SourceWriter::reset_jacobian() {
+    begin();
+    const bool any = any_saltation();
+    if (any) {
+        body_ += kBody + "switch (k) {\n";
+        for (std::size_t k = 0; k < f_.saltation.size(); ++k)
+            if (f_.saltation[k].maps_tangent) body_ += kBody + "case " + std::to_string(k) + ":\n";
+        body_ += kNested + "break;\n" + kBody + "default:\n" + kNested + "return false;\n" + kBody + "}\n";
+        body_ += kBody + "for (int i = 0; i < num_states; ++i) {\n";
+        body_ += kNested + "for (int j = 0; j < num_states; ++j)\n";
+        body_ += kNested + "    DR[i * num_states + j] = i == j ? real(1) : real(0);\n";
+        body_ += kNested + "dRdt[i] = real(0);\n" + kBody + "}\n";
+        body_ += kBody + "switch (k) {\n";
+        for (std::size_t k = 0; k < f_.saltation.size(); ++k)
+            if (f_.saltation[k].maps_tangent && !f_.saltation[k].rows.empty()) reset_jacobian_case(k);
+        body_ += kBody + "default: break;\n" + kBody + "}\n";
+        body_ += kBody + "return true;\n";
+    } else {
+        body_ += kBody + "return false;\n";
+    }
+    const std::string params = parameter("int", "k", any) + ", " + parameter("real", "t", w_.used_time()) +
+                               ", " + parameter("const real*", "y", w_.used_states()) + ", " +
+                               parameter("const real*", "p", w_.used_params()) + ", " +
+                               parameter("real*", "DR", any) + ", " + parameter("real*", "dRdt", any);
+    return finish("bool", "reset_jacobian", params);
+}
+
 std::string constant_member(const char* name, std::size_t value) {
     return std::string("    static constexpr int ") + name + " = " + std::to_string(value) + ";\n";
 }
@@ -207,6 +287,12 @@ std::string generate_source(const Request& request) {
     s.append("\n").append(writer.array_function("events", "g", f.events));
     s.append("\n").append(writer.event_direction());
     s.append("\n").append(writer.apply_reset());
+    s.append("\n").append(writer.event_gradient());
+    s.append("\n").append(writer.reset_jacobian());
+    if (request.tangent_derivatives) {
+        s.append("\n").append(writer.array_function("hessian_vector", "Hv", f.hessian_vector));
+        s.append("\n").append(writer.array_function("jacobian_time_vector", "Jtv", f.jacobian_time_vector));
+    }
     s.append("\n").append(writer.array_function("aux", "a", f.aux));
     s.append("\n").append(writer.array_function("observables", "o", f.observables));
     s += "};\n";

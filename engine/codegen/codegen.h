@@ -24,9 +24,13 @@ struct StudyEvent {
 struct Request {
     const model::Model* model = nullptr;
     Precision precision = Precision::Double;
-    std::string type_name = "BifModel"; // must be a C++ identifier; chosen by the caller, not the user
+    std::string type_name = "BifModel";   // must be a C++ identifier; chosen by the caller, not the user
     std::vector<sym::NodeId> observables; // recorded study expressions, in model->pool
     std::vector<StudyEvent> study_events;
+    // Also generate hessian_vector and jacobian_time_vector (the second-derivative terms of the
+    // tangent system's Jacobian, for Rosenbrock methods in Lyapunov studies). Off by default: they
+    // grow with N^2 terms, which ordinary and big models should not pay for.
+    bool tangent_derivatives = false;
 };
 
 std::string generate_source(const Request& request);

@@ -2,6 +2,8 @@
 
 #include "engine/codegen/model_functions.h"
 
+#include <algorithm>
+
 namespace bif::codegen {
 
 namespace {
@@ -45,6 +47,17 @@ HostModel::HostModel(const Request& request) {
         r.values = detail::compile_program(f.pool, values);
         resets_.push_back(std::move(r));
     }
+    for (const detail::EventSaltation& e : f.saltation) {
+        EventSaltation s;
+        s.maps_tangent = e.maps_tangent;
+        s.gradient = detail::compile_program(f.pool, e.gradient);
+        s.reset_rows = detail::compile_program(f.pool, e.reset_rows);
+        s.rows = e.rows;
+        saltation_.push_back(std::move(s));
+    }
+    has_tangent_derivatives_ = request.tangent_derivatives;
+    hessian_vector_ = detail::compile_program(f.pool, f.hessian_vector);
+    jacobian_time_vector_ = detail::compile_program(f.pool, f.jacobian_time_vector);
 }
 
 void HostModel::run_into(const detail::Program& program, double t, const double* y, const double* p,
@@ -108,6 +121,58 @@ void HostModel::observables(double t, const double* y, const double* p, double* 
     run_into(observables_, t, y, p, o);
 }
 
+void HostModel::event_gradient(int k, double t, const double* y, const double* p, double* grad) const {
+    const std::size_t n = static_cast<std::size_t>(num_states_);
+    if (k >= 0 && k < event_count() && saltation_[static_cast<std::size_t>(k)].maps_tangent) {
+        run_into(saltation_[static_cast<std::size_t>(k)].gradient, t, y, p, grad);
+        return;
+    }
+    std::fill(grad, grad + n + 1, 0.0);
+}
+
+bool HostModel::reset_jacobian(int k, double t, const double* y, const double* p, double* DR,
+                               double* dRdt) const {
+    if (k < 0 || k >= event_count()) return false;
+    const EventSaltation& e = saltation_[static_cast<std::size_t>(k)];
+    if (!e.maps_tangent) return false;
+    const std::size_t n = static_cast<std::size_t>(num_states_);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j)
+            DR[i * n + j] = i == j ? 1.0 : 0.0;
+        dRdt[i] = 0.0;
+    }
+    if (e.rows.empty()) return true;
+    double* r = registers(e.reset_rows.registers);
+    e.reset_rows.run(t, y, p, r);
+    // rows in assignment order: a state reset twice keeps the last one, as apply_reset does
+    for (std::size_t row = 0; row < e.rows.size(); ++row) {
+        for (std::size_t l = 0; l <= n; ++l) {
+            const double v = r[e.reset_rows.results[row * (n + 1) + l]];
+            if (l < n)
+                DR[e.rows[row] * n + l] = v;
+            else
+                dRdt[e.rows[row]] = v;
+        }
+    }
+    return true;
+}
+
+void HostModel::hessian_vector(double t, const double* yv, const double* p, double* Hv) const {
+    const std::size_t n = static_cast<std::size_t>(num_states_);
+    if (has_tangent_derivatives_)
+        run_into(hessian_vector_, t, yv, p, Hv);
+    else
+        std::fill(Hv, Hv + n * n, 0.0);
+}
+
+void HostModel::jacobian_time_vector(double t, const double* yv, const double* p, double* Jtv) const {
+    const std::size_t n = static_cast<std::size_t>(num_states_);
+    if (has_tangent_derivatives_)
+        run_into(jacobian_time_vector_, t, yv, p, Jtv);
+    else
+        std::fill(Jtv, Jtv + n, 0.0);
+}
+
 std::size_t HostModel::instruction_count() const {
     std::size_t n = rhs_.code.size() + jacobian_.code.size() + time_derivative_.code.size() +
                     events_.code.size() + aux_.code.size() + observables_.code.size();
@@ -115,7 +180,9 @@ std::size_t HostModel::instruction_count() const {
         n += d.code.size();
     for (const EventReset& r : resets_)
         n += r.values.code.size();
-    return n;
+    for (const EventSaltation& e : saltation_)
+        n += e.gradient.code.size() + e.reset_rows.code.size();
+    return n + hessian_vector_.code.size() + jacobian_time_vector_.code.size();
 }
 
 } // namespace bif::codegen

@@ -42,6 +42,14 @@ class HostModel {
     bool apply_reset(int k, double t, double* y, double* p) const;
     void aux(double t, const double* y, const double* p, double* a) const;
     void observables(double t, const double* y, const double* p, double* o) const;
+    // The saltation parts of model_contract.h: grad has N + 1 entries, DR N x N, dRdt N.
+    void event_gradient(int k, double t, const double* y, const double* p, double* grad) const;
+    bool reset_jacobian(int k, double t, const double* y, const double* p, double* DR, double* dRdt) const;
+    // With Request::tangent_derivatives (yv = [y | v], 2N long); without, they write zeros: the
+    // tangent Jacobian then lacks these terms, as a generated model without them would.
+    bool has_tangent_derivatives() const { return has_tangent_derivatives_; }
+    void hessian_vector(double t, const double* yv, const double* p, double* Hv) const;
+    void jacobian_time_vector(double t, const double* yv, const double* p, double* Jtv) const;
 
     // Total instruction count over all functions (for tests and diagnostics).
     std::size_t instruction_count() const;
@@ -56,6 +64,12 @@ class HostModel {
         std::vector<ResetTarget> targets;
         bool resets_parameter = false;
     };
+    struct EventSaltation {
+        bool maps_tangent = false;
+        detail::Program gradient;
+        detail::Program reset_rows; // per reset state: N + 1 values
+        std::vector<std::uint32_t> rows;
+    };
 
     void run_into(const detail::Program& program, double t, const double* y, const double* p,
                   double* out) const;
@@ -67,7 +81,10 @@ class HostModel {
     std::vector<std::uint32_t> derived_slots_;
     detail::Program rhs_, jacobian_, time_derivative_, events_, aux_, observables_;
     std::vector<int> event_directions_;
-    std::vector<EventReset> resets_; // one per event; empty targets when the event has none
+    std::vector<EventReset> resets_;        // one per event; empty targets when the event has none
+    std::vector<EventSaltation> saltation_; // one per event
+    bool has_tangent_derivatives_ = false;
+    detail::Program hessian_vector_, jacobian_time_vector_;
 };
 
 // A HostModel seen with compile-time capacities, for integrators written against the generated
@@ -109,6 +126,18 @@ class HostModelView {
     void aux(double t, const double* y, const double* p, double* a) const { m_->aux(t, y, p, a); }
     void observables(double t, const double* y, const double* p, double* o) const {
         m_->observables(t, y, p, o);
+    }
+    void event_gradient(int k, double t, const double* y, const double* p, double* grad) const {
+        m_->event_gradient(k, t, y, p, grad);
+    }
+    bool reset_jacobian(int k, double t, const double* y, const double* p, double* DR, double* dRdt) const {
+        return m_->reset_jacobian(k, t, y, p, DR, dRdt);
+    }
+    void hessian_vector(double t, const double* yv, const double* p, double* Hv) const {
+        m_->hessian_vector(t, yv, p, Hv);
+    }
+    void jacobian_time_vector(double t, const double* yv, const double* p, double* Jtv) const {
+        m_->jacobian_time_vector(t, yv, p, Jtv);
     }
 
   private:

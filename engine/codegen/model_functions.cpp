@@ -36,6 +36,42 @@ void require_slots_in_range(const ModelFunctions& f, const std::vector<sym::Node
     }
 }
 
+EventSaltation event_saltation(sym::ExprPool& pool, int n, sym::NodeId condition,
+                               const std::vector<model::Reset>& resets) {
+    EventSaltation s;
+    for (const model::Reset& r : resets)
+        s.maps_tangent = s.maps_tangent || r.target != model::Reset::Target::Stop;
+    if (!s.maps_tangent) return s;
+    auto derivatives = [&](sym::NodeId e, std::vector<sym::NodeId>& out) {
+        for (int l = 0; l < n; ++l)
+            out.push_back(pool.derivative(e, pool.state(static_cast<std::uint32_t>(l))));
+        out.push_back(pool.derivative(e, pool.time()));
+    };
+    derivatives(condition, s.gradient);
+    for (const model::Reset& r : resets) {
+        if (r.target != model::Reset::Target::State) continue;
+        s.rows.push_back(r.index);
+        derivatives(r.value, s.reset_rows);
+    }
+    return s;
+}
+
+// u_i = sum_j J_ij v_j with v_j = y[N + j], then its derivatives in y and t.
+void tangent_derivatives(ModelFunctions& f) {
+    sym::ExprPool& pool = f.pool;
+    const auto n = static_cast<std::size_t>(f.num_states);
+    for (std::size_t i = 0; i < n; ++i) {
+        sym::NodeId u = pool.constant(0.0);
+        for (std::size_t j = 0; j < n; ++j) {
+            const sym::NodeId v = pool.state(static_cast<std::uint32_t>(n + j));
+            u = pool.binary(sym::Op::Add, u, pool.binary(sym::Op::Mul, f.jacobian[i * n + j], v));
+        }
+        for (std::size_t l = 0; l < n; ++l)
+            f.hessian_vector.push_back(pool.derivative(u, pool.state(static_cast<std::uint32_t>(l))));
+        f.jacobian_time_vector.push_back(pool.derivative(u, pool.time()));
+    }
+}
+
 } // namespace
 
 ModelFunctions collect_model_functions(const Request& request) {
@@ -100,6 +136,7 @@ ModelFunctions collect_model_functions(const Request& request) {
         f.events.push_back(e.condition);
         f.event_directions.push_back(e.direction);
         f.resets.push_back(e.resets);
+        f.saltation.push_back(event_saltation(pool, f.num_states, e.condition, e.resets));
     }
     for (const StudyEvent& e : request.study_events) {
         require_node(pool, e.condition, "a study event");
@@ -108,6 +145,7 @@ ModelFunctions collect_model_functions(const Request& request) {
         f.events.push_back(e.condition);
         f.event_directions.push_back(e.direction);
         f.resets.emplace_back();
+        f.saltation.emplace_back();
     }
     for (const model::NamedFormula& a : m.aux) {
         require_node(pool, a.formula, "an aux quantity");
@@ -117,6 +155,7 @@ ModelFunctions collect_model_functions(const Request& request) {
         require_node(pool, o, "an observable");
         f.observables.push_back(o);
     }
+    if (request.tangent_derivatives) tangent_derivatives(f);
     return f;
 }
 

@@ -17,6 +17,15 @@ struct DerivedSlot {
     sym::NodeId formula = 0;
 };
 
+// What a tangent vector needs at event k (the saltation matrix, bif/lyapunov.h). Only events that
+// reset a state or a parameter map tangent vectors; the others (study events) have no formulas.
+struct EventSaltation {
+    bool maps_tangent = false;
+    std::vector<sym::NodeId> gradient;   // N + 1: dg/dy_0 .. dg/dy_{N-1}, dg/dt
+    std::vector<std::uint32_t> rows;     // the states it resets, in assignment order
+    std::vector<sym::NodeId> reset_rows; // rows.size() * (N + 1): dR_i/dy_0 .. dR_i/dy_{N-1}, dR_i/dt
+};
+
 struct ModelFunctions {
     sym::ExprPool pool; // a copy of the model's pool, extended with the derivatives
     int num_states = 0;
@@ -29,6 +38,11 @@ struct ModelFunctions {
     std::vector<sym::NodeId> events;               // E
     std::vector<int> event_directions;             // E
     std::vector<std::vector<model::Reset>> resets; // E; study events have none
+    std::vector<EventSaltation> saltation;         // E
+    // Only when Request::tangent_derivatives: with y[N + j] standing for the tangent vector's v_j,
+    // u = J(y) v; hessian_vector[i*N + l] = d u_i / d y_l and jacobian_time_vector[i] = d u_i / d t.
+    std::vector<sym::NodeId> hessian_vector;       // N*N or empty
+    std::vector<sym::NodeId> jacobian_time_vector; // N or empty
     std::vector<sym::NodeId> aux;                  // A
     std::vector<sym::NodeId> observables;          // O
 };

@@ -89,6 +89,10 @@ codegen::Request ResolvedStudy::codegen_request(codegen::Precision precision, st
     request.type_name = std::move(type_name);
     request.observables = formulas.observables;
     request.study_events = formulas.study_events;
+    // Rosenbrock methods step the tangent system with its Jacobian: exact only with these terms
+    const bool rosenbrock =
+        study.solver.method == Method::Rosenbrock23 || study.solver.method == Method::Rodas4;
+    request.tangent_derivatives = study.analysis == AnalysisKind::Lyapunov && rosenbrock;
     return request;
 }
 

@@ -34,6 +34,21 @@
 //       BIF_HD static bool apply_reset(int k, real t, real* y, real* p);
 //       BIF_HD static void aux(real t, const real* y, const real* p, real* a);         // a[0..A)
 //       BIF_HD static void observables(real t, const real* y, const real* p, real* o); // o[0..O)
+//
+//       // Saltation parts, for tangent vectors through resets (bif/lyapunov.h); always generated,
+//       // optional for hand-written models (ProvidesSaltation). Evaluated before the reset:
+//       // grad[0..N) = d g_k / d y, grad[N] = d g_k / d t (zeros for an event without resets).
+//       BIF_HD static void event_gradient(int k, real t, const real* y, const real* p, real* grad);
+//       // DR[i*N + l] = d R_i / d y_l, dRdt[i] = d R_i / d t of event k's state resets (the
+//       // identity's row and 0 for a state it does not reset); false, writing nothing, when event k
+//       // resets no state and no parameter (study events, stop-only events).
+//       BIF_HD static bool reset_jacobian(int k, real t, const real* y, const real* p, real* DR, real* dRdt);
+//
+//       // Only with codegen::Request::tangent_derivatives (ProvidesTangentDerivatives), for the
+//       // exact Jacobian of the tangent system: yv = [y | v] (2N values), u = J(t, y) v,
+//       BIF_HD static void hessian_vector(real t, const real* yv, const real* p, real* Hv); // Hv[i*N+l] =
+//       du_i/dy_l BIF_HD static void jacobian_time_vector(real t, const real* yv, const real* p, real* Jtv);
+//       // du_i/dt
 //   };
 //
 // Zero-sized parts (no events, no aux) still provide the functions; they do nothing.

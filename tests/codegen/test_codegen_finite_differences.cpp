@@ -103,3 +103,121 @@ TEST_CASE("Jacobian and df/dt agree with central differences", "[codegen][deriva
         CHECK(c.checked >= 4 * c.skipped);
     }
 }
+
+TEST_CASE("tangent second derivatives agree with central differences of J v",
+          "[codegen][derivative][tangent]") {
+    for (const std::string& key : all_model_keys()) {
+        std::string error;
+        auto loaded = load_test_model(key, &error);
+        if (!loaded) continue;
+        bif::model::Model m = std::move(*loaded);
+        bif::codegen::Request request = make_test_request(m, Precision::Double, "H");
+        request.tangent_derivatives = true;
+        const HostModel host(request);
+        REQUIRE(host.has_tangent_derivatives());
+        const std::size_t N = m.num_states();
+        PointSampler sampler(m, 78);
+        std::vector<double> y, p, yv(2 * N), Hv(N * N), Jtv(N), J(N * N), column(N);
+        double t = 0.0;
+        Counts c;
+        // (J(y) v)_i as the function whose derivatives hessian_vector and jacobian_time_vector are
+        auto jv = [&](double at, const std::vector<double>& state, std::vector<double>& out) {
+            host.jacobian(at, state.data(), p.data(), J.data());
+            for (std::size_t i = 0; i < N; ++i) {
+                out[i] = 0.0;
+                for (std::size_t j = 0; j < N; ++j)
+                    out[i] += J[i * N + j] * yv[N + j];
+            }
+        };
+        for (int point = 0; point < 100; ++point) {
+            sampler.next(y, p, t);
+            host.complete_parameters(p.data());
+            for (std::size_t i = 0; i < N; ++i) {
+                yv[i] = y[i];
+                yv[N + i] = std::sin(1.7 * double(i + 1) + point); // a fixed tangent vector
+            }
+            host.hessian_vector(t, yv.data(), p.data(), Hv.data());
+            host.jacobian_time_vector(t, yv.data(), p.data(), Jtv.data());
+            for (std::size_t l = 0; l < N; ++l) {
+                for (std::size_t i = 0; i < N; ++i)
+                    column[i] = Hv[i * N + l];
+                compare_column(
+                    "d(Jv)/dy", l, column, y[l],
+                    [&](double h, std::vector<double>& out) {
+                        std::vector<double> shifted = y;
+                        shifted[l] += h;
+                        jv(t, shifted, out);
+                    },
+                    c);
+            }
+            compare_column(
+                "d(Jv)/dt", 0, Jtv, t, [&](double h, std::vector<double>& out) { jv(t + h, y, out); }, c);
+        }
+        INFO(key << ": " << c.checked << " entries checked, " << c.skipped << " skipped, " << c.failed
+                 << " failed; first: " << c.first_failure);
+        CHECK(c.failed == 0);
+        CHECK(c.checked >= 4 * c.skipped);
+    }
+}
+
+TEST_CASE("reset Jacobians and event gradients agree with central differences",
+          "[codegen][derivative][saltation]") {
+    int checked = 0; // over all models: the bundled impact models have resets
+    for (const std::string& key : all_model_keys()) {
+        std::string error;
+        auto loaded = load_test_model(key, &error);
+        if (!loaded) continue;
+        bif::model::Model m = std::move(*loaded);
+        const HostModel host(make_test_request(m, Precision::Double, "H"));
+        const std::size_t N = m.num_states(), E = static_cast<std::size_t>(host.event_count());
+        PointSampler sampler(m, 79);
+        std::vector<double> y, p, DR(N * N), dRdt(N), grad(N + 1), g(E), column(N);
+        double t = 0.0;
+        Counts c;
+        for (int point = 0; point < 50; ++point) {
+            sampler.next(y, p, t);
+            host.complete_parameters(p.data());
+            for (std::size_t k = 0; k < E; ++k) {
+                if (!host.reset_jacobian(int(k), t, y.data(), p.data(), DR.data(), dRdt.data())) continue;
+                host.event_gradient(int(k), t, y.data(), p.data(), grad.data());
+                // R(t, y): the state after the reset (parameters changed by it are not compared)
+                auto reset = [&](double at, const std::vector<double>& state, std::vector<double>& out) {
+                    std::vector<double> after = state, pk = p;
+                    host.apply_reset(int(k), at, after.data(), pk.data());
+                    out = after;
+                };
+                auto event = [&](double at, const std::vector<double>& state, std::vector<double>& out) {
+                    host.events(at, state.data(), p.data(), g.data());
+                    out.assign(1, g[k]);
+                };
+                for (std::size_t l = 0; l < N; ++l) {
+                    for (std::size_t i = 0; i < N; ++i)
+                        column[i] = DR[i * N + l];
+                    auto shifted = [&, l](double h) {
+                        std::vector<double> s = y;
+                        s[l] += h;
+                        return s;
+                    };
+                    compare_column(
+                        "DR", l, column, y[l],
+                        [&](double h, std::vector<double>& out) { reset(t, shifted(h), out); }, c);
+                    compare_column(
+                        "dg/dy", l, std::vector<double>{grad[l]}, y[l],
+                        [&](double h, std::vector<double>& out) { event(t, shifted(h), out); }, c);
+                }
+                compare_column(
+                    "dR/dt", 0, dRdt, t, [&](double h, std::vector<double>& out) { reset(t + h, y, out); },
+                    c);
+                compare_column(
+                    "dg/dt", 0, std::vector<double>{grad[N]}, t,
+                    [&](double h, std::vector<double>& out) { event(t + h, y, out); }, c);
+            }
+        }
+        INFO(key << ": " << c.checked << " entries checked, " << c.skipped << " skipped, " << c.failed
+                 << " failed; first: " << c.first_failure);
+        CHECK(c.failed == 0);
+        CHECK(c.checked >= 4 * c.skipped);
+        checked += c.checked;
+    }
+    CHECK(checked > 1000);
+}

@@ -4,8 +4,8 @@
 //   lambda_k = sum of log r_kk / averaged time,
 // per unit time of the flow. For a forced system whose section is its forcing period T, the
 // exponent of the stroboscopic map is T * lambda. K = 1 gives the largest exponent, K = N the
-// spectrum, largest first. Events with resets are not mapped into the tangent space (no saltation
-// matrix), so exponents of impacting systems are not those of the non-smooth flow.
+// spectrum, largest first. Events with resets map the tangent vectors by the saltation matrix
+// (bif/lyapunov.h), so impacting systems get the exponents of the non-smooth flow.
 //
 // Convergence: the running estimate is compared with a checkpoint taken at most 90% of the time
 // averaged so far (checkpoints move forward geometrically), so `change` is how much the estimate
