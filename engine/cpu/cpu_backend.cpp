@@ -3,7 +3,7 @@
 #include "engine/cpu/ensemble_runner.h"
 #include "engine/cpu/evaluator_study_program.h"
 #include "engine/cpu/native_study_program.h"
-#include "engine/cpu/result_assembly.h"
+#include "engine/ensemble/result_assembly.h"
 
 #include <atomic>
 #include <chrono>
@@ -36,7 +36,8 @@ class CpuBackend : public study::Backend {
     // Ready unless the native path would compile: the evaluator and a cache hit start at once.
     bool ready(const study::ResolvedStudy& study) const override {
         if (!compiler_ || !compiler_->available()) return true;
-        const std::string key = compiler_->cache_key(native_study_source(study, SpecStorage(study)));
+        const std::string key =
+            compiler_->cache_key(native_study_source(study, ensemble::SpecStorage(study)));
         std::error_code ignored;
         return std::filesystem::exists(compiler_->cache_dir() / (key + ".so"), ignored);
     }
@@ -45,7 +46,7 @@ class CpuBackend : public study::Backend {
         if (!compiler_ || !compiler_->available()) return;
         control.report_progress(0, study.system_count(), "compiling model");
         try {
-            const SpecStorage spec(study);
+            const ensemble::SpecStorage spec(study);
             compile_watching_cancel(study, spec, control);
         } catch (const std::exception&) {
             // run() meets the same failure and reports it, or falls back to the evaluator
@@ -61,13 +62,13 @@ class CpuBackend : public study::Backend {
         result.info.precision = codegen::Precision::Double;
         if (study.study.precision == study::PrecisionChoice::Float)
             result.info.notes.push_back("the CPU backend computes in double; the study asked for float");
-        const SpecStorage spec(study);
+        const ensemble::SpecStorage spec(study);
         std::unique_ptr<StudyProgram> program = prepare(study, spec, control, result.info);
         if (!program) return result; // cancelled while compiling
         const auto run_start = std::chrono::steady_clock::now();
-        ResultAssembly assembly(study, result);
+        ensemble::ResultAssembly assembly(study, result);
         EnsembleRunner runner(*program, study, spec, control);
-        result.info.complete = runner.run([&](const BatchArrays& batch) { assembly.store(batch); });
+        result.info.complete = runner.run([&](const ensemble::BatchArrays& batch) { assembly.store(batch); });
         for (auto& w : assembly.warnings())
             result.info.warnings.push_back(std::move(w));
         const auto end = std::chrono::steady_clock::now();
@@ -84,7 +85,7 @@ class CpuBackend : public study::Backend {
 
     // NativeCompiler takes a cancel flag of its own: a watcher copies the control's into it.
     std::unique_ptr<NativeStudyProgram> compile_watching_cancel(const study::ResolvedStudy& study,
-                                                                const SpecStorage& spec,
+                                                                const ensemble::SpecStorage& spec,
                                                                 const study::RunControl& control) const {
         std::atomic<bool> cancel{false}, finished{false};
         std::thread watcher([&] {
@@ -105,8 +106,9 @@ class CpuBackend : public study::Backend {
     }
 
     // The native program, or the evaluator with a note saying why; null when cancelled.
-    std::unique_ptr<StudyProgram> prepare(const study::ResolvedStudy& study, const SpecStorage& spec,
-                                          study::RunControl& control, study::RunInfo& info) {
+    std::unique_ptr<StudyProgram> prepare(const study::ResolvedStudy& study,
+                                          const ensemble::SpecStorage& spec, study::RunControl& control,
+                                          study::RunInfo& info) {
         std::string why_not_native = unavailable_reason();
         if (compiler_ && compiler_->available()) {
             control.report_progress(0, study.system_count(), "compiling model");

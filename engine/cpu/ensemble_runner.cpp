@@ -27,7 +27,7 @@ void run_on_threads(unsigned threads, const std::function<void()>& work) {
 } // namespace
 
 EnsembleRunner::EnsembleRunner(const StudyProgram& program, const study::ResolvedStudy& study,
-                               const SpecStorage& spec, study::RunControl& control)
+                               const ensemble::SpecStorage& spec, study::RunControl& control)
     : program_(program), study_(study), spec_(spec), control_(control), total_(study.system_count()) {}
 
 void EnsembleRunner::system_finished() {
@@ -44,8 +44,8 @@ bool EnsembleRunner::run_system(const ensemble::View<double>& view, std::size_t 
     }
 }
 
-bool EnsembleRunner::run_batch(BatchArrays& batch) {
-    const ensemble::View<double> view = view_of(batch, spec_.times());
+bool EnsembleRunner::run_batch(ensemble::BatchArrays& batch) {
+    const ensemble::View<double> view = ensemble::view_of(batch, spec_.times());
     const unsigned threads = static_cast<unsigned>(
         std::max<std::size_t>(1, std::min<std::size_t>(control_.threads(), batch.count)));
     // units of a few systems: at least ~16 per thread for balance, at most 64 systems each
@@ -72,8 +72,8 @@ bool EnsembleRunner::run_batch(BatchArrays& batch) {
 // A continuation sweep is one chain: up the axis, then back down from where the way up ended, each
 // system starting from its predecessor's final state, so that a hysteresis loop shows (a failed
 // system breaks the chain: its successor starts from the study's initial state).
-bool EnsembleRunner::run_chains(BatchArrays& batch) {
-    const ensemble::View<double> view = view_of(batch, spec_.times());
+bool EnsembleRunner::run_chains(ensemble::BatchArrays& batch) {
+    const ensemble::View<double> view = ensemble::view_of(batch, spec_.times());
     const std::size_t states = std::size_t(batch.states);
     for (std::size_t i = 0; i < batch.count; ++i) {
         if (i > 0 && !ensemble::is_failure_outcome(batch.status[i - 1]))
@@ -85,15 +85,16 @@ bool EnsembleRunner::run_chains(BatchArrays& batch) {
     return true;
 }
 
-bool EnsembleRunner::run(const std::function<void(const BatchArrays&)>& on_batch) {
+bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>& on_batch) {
     const bool chains = study_.is_continuation();
     const int words = program_.carry_words();
-    std::size_t per_batch = control_.systems_per_chunk(batch_bytes_per_system(spec_, words, chains));
+    std::size_t per_batch =
+        control_.systems_per_chunk(ensemble::batch_bytes_per_system(spec_, words, chains));
     if (chains) per_batch = total_; // a chain must stay in one batch
     control_.report_progress(0, total_, "integrating");
     for (std::size_t first = 0; first < total_; first += per_batch) {
         const std::size_t count = std::min(per_batch, total_ - first);
-        BatchArrays batch = make_batch(study_, spec_, words, first, count, chains);
+        ensemble::BatchArrays batch = ensemble::make_batch(study_, spec_, words, first, count, chains);
         const bool finished = chains ? run_chains(batch) : run_batch(batch);
         on_batch(batch);
         if (!finished) return false;

@@ -8,8 +8,8 @@
 // the way up ended), each system starting from the final state of the one before it.
 #pragma once
 
-#include "engine/cpu/batch_arrays.h"
 #include "engine/cpu/study_program.h"
+#include "engine/ensemble/batch_arrays.h"
 #include "engine/study/backend.h"
 
 #include <functional>
@@ -18,23 +18,23 @@ namespace bif::cpu {
 
 class EnsembleRunner {
   public:
-    EnsembleRunner(const StudyProgram& program, const study::ResolvedStudy& study, const SpecStorage& spec,
-                   study::RunControl& control);
+    EnsembleRunner(const StudyProgram& program, const study::ResolvedStudy& study,
+                   const ensemble::SpecStorage& spec, study::RunControl& control);
 
     // Calls on_batch for each finished batch, in system order, on the calling thread. Returns false
     // when cancelled (the batch in progress is still handed over, its unfinished systems not_run).
-    bool run(const std::function<void(const BatchArrays&)>& on_batch);
+    bool run(const std::function<void(const ensemble::BatchArrays&)>& on_batch);
 
   private:
-    bool run_batch(BatchArrays& batch);
-    bool run_chains(BatchArrays& batch);
+    bool run_batch(ensemble::BatchArrays& batch);
+    bool run_chains(ensemble::BatchArrays& batch);
     // Advances one system to its end; false when cancelled first.
     bool run_system(const ensemble::View<double>& view, std::size_t index) const;
     void system_finished();
 
     const StudyProgram& program_;
     const study::ResolvedStudy& study_;
-    const SpecStorage& spec_;
+    const ensemble::SpecStorage& spec_;
     study::RunControl& control_;
     std::size_t total_ = 0;
     std::atomic<std::size_t> done_{0};

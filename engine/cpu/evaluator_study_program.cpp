@@ -22,7 +22,7 @@ std::string evaluator_unsupported_reason(const study::ResolvedStudy& study) {
 }
 
 std::unique_ptr<StudyProgram> make_evaluator_program(const study::ResolvedStudy& study,
-                                                     const SpecStorage& spec) {
+                                                     const ensemble::SpecStorage& spec) {
     auto host = std::make_shared<const codegen::HostModel>(study.codegen_request(codegen::Precision::Double));
     const ensemble::StudySpec& s = spec.spec();
     switch (study.study.solver.method) {

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "engine/cpu/study_program.h"
-#include "engine/cpu/study_spec.h"
+#include "engine/ensemble/study_spec.h"
 
 #include <memory>
 #include <string>
@@ -27,6 +27,6 @@ std::string evaluator_unsupported_reason(const study::ResolvedStudy& study);
 
 // Requires evaluator_unsupported_reason(study) to be empty.
 std::unique_ptr<StudyProgram> make_evaluator_program(const study::ResolvedStudy& study,
-                                                     const SpecStorage& spec);
+                                                     const ensemble::SpecStorage& spec);
 
 } // namespace bif::cpu

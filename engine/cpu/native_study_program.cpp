@@ -35,14 +35,14 @@ extern "C" int bif_ensemble_advance(const void* block, const bif::ensemble::View
     return text;
 }
 
-std::string native_study_source(const study::ResolvedStudy& study, const SpecStorage& spec) {
+std::string native_study_source(const study::ResolvedStudy& study, const ensemble::SpecStorage& spec) {
     const codegen::Request request = study.codegen_request(codegen::Precision::Double, "BifModel");
     return codegen::generate_source(request) +
-           study_entry_source(spec.program(), method_tag(study.study.solver.method));
+           study_entry_source(spec.program(), ensemble::method_tag(study.study.solver.method));
 }
 
 NativeStudyProgram::NativeStudyProgram(const NativeCompiler& compiler, const study::ResolvedStudy& study,
-                                       const SpecStorage& spec, const std::atomic<bool>* cancel) {
+                                       const ensemble::SpecStorage& spec, const std::atomic<bool>* cancel) {
     module_ = compiler.compile(native_study_source(study, spec), cancel);
     const auto& lib = *module_.library;
     auto* abi = lib.function<int()>("bif_ensemble_abi");

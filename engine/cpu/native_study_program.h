@@ -10,7 +10,7 @@
 
 #include "engine/cpu/native_compiler.h"
 #include "engine/cpu/study_program.h"
-#include "engine/cpu/study_spec.h"
+#include "engine/ensemble/study_spec.h"
 
 #include <atomic>
 #include <memory>
@@ -21,14 +21,14 @@ namespace bif::cpu {
 // The entry source for one program and method (a method tag of bif::ensemble::methods).
 std::string study_entry_source(int program, const char* method_tag);
 // The whole translation unit NativeStudyProgram compiles for this study (model and entry).
-std::string native_study_source(const study::ResolvedStudy& study, const SpecStorage& spec);
+std::string native_study_source(const study::ResolvedStudy& study, const ensemble::SpecStorage& spec);
 
 class NativeStudyProgram : public StudyProgram {
   public:
     // Throws NativeCompileError (compiler missing or failing), NativeCompileCancelled, or
     // std::runtime_error (the module lacks an entry or was built for another ABI).
     NativeStudyProgram(const NativeCompiler& compiler, const study::ResolvedStudy& study,
-                       const SpecStorage& spec, const std::atomic<bool>* cancel);
+                       const ensemble::SpecStorage& spec, const std::atomic<bool>* cancel);
     ~NativeStudyProgram() override;
 
     int carry_words() const override { return carry_words_; }

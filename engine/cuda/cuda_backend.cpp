@@ -1,17 +1,21 @@
 #include "engine/cuda/cuda_backend.h"
 
-#include "engine/cpu/result_assembly.h"
 #include "engine/cuda/driver_library.h"
+#include "engine/cuda/embedded_headers.h"
 #include "engine/cuda/ensemble_runner.h"
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/errors.h"
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/nvrtc_library.h"
+#include "engine/ensemble/result_assembly.h"
+#include "engine/ensemble/study_spec.h"
 #include "engine/study/resolved_study.h"
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <thread>
 
 namespace bif::cuda {
 
@@ -48,33 +52,91 @@ class CudaBackend : public study::Backend {
         return {true, ""};
     }
 
+    std::shared_ptr<study::Backend> quick_stand_in() override {
+        if (options_.quick_compile) return nullptr;
+        std::lock_guard lock(contexts_mutex_);
+        if (!quick_) {
+            CudaBackendOptions quick = options_;
+            quick.quick_compile = true;
+            quick_ = std::make_shared<CudaBackend>(quick);
+        }
+        return quick_;
+    }
+
+    // The driver, a context on every GPU, NVRTC and the kernel headers' digest: about 150 ms that a
+    // first run would otherwise pay before its module loads.
+    void warm_up() override {
+        if (!availability().available) return;
+        try {
+            for (const DeviceInfo& d : list_devices())
+                context_for(d.ordinal);
+            (void)NvrtcLibrary::instance().available();
+            (void)embedded_headers_digest();
+        } catch (const std::exception&) {
+            // a run reports it
+        }
+    }
+
+    // Compiled and cached for every GPU this study would run on; true also when the backend cannot
+    // run at all (run() then fails at once, with no compile to wait for).
+    bool ready(const study::ResolvedStudy& study) const override {
+        if (!availability().available) return true;
+        try {
+            const ModulePlan plan = plan_modules(study);
+            const ModuleCompiler compiler;
+            for (const Target& target : plan.targets)
+                if (!compiler.cached(plan.request, target)) return false;
+        } catch (const std::exception&) {
+            // run() reports it
+        }
+        return true;
+    }
+
+    // NVRTC cannot be interrupted: the compile runs on a thread of its own that fills the cache
+    // even after a cancel, which returns at once (a later run of the same model then finds it).
+    void prepare(const study::ResolvedStudy& study, study::RunControl& control) override {
+        if (!availability().available) return;
+        std::shared_ptr<std::atomic<bool>> done = std::make_shared<std::atomic<bool>>(false);
+        try {
+            control.report_progress(0, study.system_count(), "compiling model for the GPU");
+            std::thread([plan = plan_modules(study), done] {
+                try {
+                    const ModuleCompiler compiler;
+                    for (const Target& target : plan.targets)
+                        compiler.compile(plan.request, target);
+                } catch (const std::exception&) {
+                    // run() meets the same failure and reports it
+                }
+                done->store(true);
+            }).detach();
+        } catch (const std::exception&) {
+            return;
+        }
+        while (!done->load() && !control.cancelled())
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+
     study::Result run(const study::ResolvedStudy& study, study::RunControl& control) override {
         const auto start = Clock::now();
         const Availability a = availability();
         if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
-        std::vector<DeviceInfo> devices = list_devices();
-        if (options_.max_devices > 0 && devices.size() > std::size_t(options_.max_devices))
-            devices.resize(std::size_t(options_.max_devices));
+        ModulePlan plan = plan_modules(study);
+        const std::vector<DeviceInfo>& devices = plan.devices;
         study::Result result = study::allocate_result(study);
         study::RunInfo& info = result.info;
         info.backend = "cuda";
         info.device =
             devices.front().name + (devices.size() > 1 ? " x" + std::to_string(devices.size()) : "");
-        info.precision = precision_on(study, devices.front());
+        info.precision = plan.precision;
         info.code_path = study::CodePath::Cuda;
         if (info.precision == codegen::Precision::Float && smallest_tolerance(study) < 1e-6)
             info.warnings.push_back("float cannot honour tolerances below about 1e-6");
-        const cpu::SpecStorage spec(study);
+        const ensemble::SpecStorage spec(study);
 
         control.report_progress(0, study.system_count(), "compiling model");
         const auto compile_start = Clock::now();
         const ModuleCompiler compiler;
-        const std::size_t per_device = (study.system_count() + devices.size() - 1) / devices.size();
-        const int min_blocks =
-            options_.min_blocks != ensemble_min_blocks_default
-                ? options_.min_blocks
-                : ensemble_min_blocks(info.precision, per_device, devices.front().multiprocessors);
-        const CompileRequest request = ensemble_request(study, info.precision, spec.program(), min_blocks);
+        const CompileRequest& request = plan.request;
         std::map<std::string, CompiledModule> modules; // by target
         std::vector<EnsembleDevice> ensemble_devices;
         bool all_cached = true;
@@ -95,11 +157,12 @@ class CudaBackend : public study::Backend {
         }
         info.compile_seconds = seconds_since(compile_start);
         info.code_note = std::string(all_cached ? "module cache hit" : "compiled with NVRTC") + ", " +
-                         modules.begin()->first;
+                         modules.begin()->first +
+                         (options_.quick_compile ? ", compiled for speed of compiling" : "");
         if (control.cancelled()) return result;
 
         const auto run_start = Clock::now();
-        cpu::ResultAssembly assembly(study, result);
+        ensemble::ResultAssembly assembly(study, result);
         RunnerOptions runner_options;
         runner_options.slice_seconds = options_.slice_seconds;
         runner_options.max_batch = options_.max_batch;
@@ -107,7 +170,7 @@ class CudaBackend : public study::Backend {
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
         EnsembleRunner runner(std::move(ensemble_devices), study, spec, real_bytes, control, runner_options);
         try {
-            info.complete = runner.run([&](const cpu::BatchArrays& batch) { assembly.store(batch); });
+            info.complete = runner.run([&](const ensemble::BatchArrays& batch) { assembly.store(batch); });
         } catch (const study::BackendError&) {
             throw;
         } catch (const std::exception& e) {
@@ -125,6 +188,44 @@ class CudaBackend : public study::Backend {
     }
 
   private:
+    // What a run compiles: the devices it uses, its precision, and one request for all of them
+    // (the register bound is sized for the whole run, so that every progressive pass of it shares
+    // one module), with the distinct targets of those devices.
+    struct ModulePlan {
+        std::vector<DeviceInfo> devices;
+        codegen::Precision precision = codegen::Precision::Double;
+        CompileRequest request;
+        std::vector<Target> targets;
+    };
+
+    ModulePlan plan_modules(const study::ResolvedStudy& study) const {
+        ModulePlan plan;
+        plan.devices = list_devices();
+        if (plan.devices.empty()) throw study::BackendError("no CUDA device found");
+        if (options_.max_devices > 0 && plan.devices.size() > std::size_t(options_.max_devices))
+            plan.devices.resize(std::size_t(options_.max_devices));
+        plan.precision = precision_on(study, plan.devices.front());
+        const std::size_t run_systems =
+            study.run_system_count > 0 ? study.run_system_count : study.system_count();
+        const std::size_t per_device = (run_systems + plan.devices.size() - 1) / plan.devices.size();
+        const int min_blocks = options_.min_blocks != ensemble_min_blocks_default
+                                   ? options_.min_blocks
+                                   : ensemble_min_blocks(plan.precision, int(study.model->num_states()),
+                                                         per_device, plan.devices.front().multiprocessors);
+        plan.request = ensemble_request(study, plan.precision, ensemble::SpecStorage(study).program(),
+                                        options_.quick_compile ? 0 : min_blocks);
+        if (options_.quick_compile) plan.request.extra_options = {"--Ofast-compile=max"};
+        const ModuleCompiler compiler;
+        for (const DeviceInfo& d : plan.devices) {
+            const Target target = compiler.target_for(d);
+            bool seen = false;
+            for (const Target& t : plan.targets)
+                seen = seen || t.name() == target.name();
+            if (!seen) plan.targets.push_back(target);
+        }
+        return plan;
+    }
+
     // Contexts are kept for the backend's lifetime: retaining a device's primary context costs tens
     // of milliseconds, which a warm run should not pay again.
     Context context_for(int ordinal) {
@@ -147,6 +248,7 @@ class CudaBackend : public study::Backend {
     CudaBackendOptions options_;
     std::mutex contexts_mutex_;
     std::map<int, Context> contexts_;
+    std::shared_ptr<study::Backend> quick_;
 };
 
 } // namespace

@@ -23,6 +23,10 @@ struct CudaBackendOptions {
     // BIF_ENSEMBLE_MIN_BLOCKS of the kernel; ensemble_min_blocks_default (engine/cuda/ensemble_source.h):
     // chosen from the precision and how many systems each multiprocessor gets
     int min_blocks = -1;
+    // NVRTC's --Ofast-compile=max and no register bound: a module in under a second for any small
+    // model, whose kernels run tens of times slower (tests/bench/NOTES.md). The backend's
+    // quick_stand_in() is this backend, for preview passes while the optimised module compiles.
+    bool quick_compile = false;
 };
 
 // The precision a study runs in on `device` (see above).

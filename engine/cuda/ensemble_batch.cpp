@@ -92,7 +92,7 @@ std::size_t EnsembleBatch::rows_filled_offset() const {
     return status_offset() + shape_.capacity * sizeof(int);
 }
 
-void EnsembleBatch::upload(const cpu::BatchArrays& host, const Stream& stream) {
+void EnsembleBatch::upload(const ensemble::BatchArrays& host, const Stream& stream) {
     if (host.count > shape_.capacity || host.axis_values.size() > std::size_t(shape_.axes) * host.count)
         throw std::length_error("a batch of " + std::to_string(host.count) + " systems in room for " +
                                 std::to_string(shape_.capacity));
@@ -111,7 +111,7 @@ void EnsembleBatch::upload(const cpu::BatchArrays& host, const Stream& stream) {
     fill_nan_async(scalars_, std::size_t(shape_.scalar_columns) * count_ * rb, stream);
 }
 
-void EnsembleBatch::download(cpu::BatchArrays& host, const Stream& stream) {
+void EnsembleBatch::download(ensemble::BatchArrays& host, const Stream& stream) {
     const std::size_t rb = std::size_t(shape_.real_bytes);
     unsigned char* out = outputs_.data();
     // all four copies queued, then one wait: they follow each other on the copy engine

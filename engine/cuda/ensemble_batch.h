@@ -1,6 +1,6 @@
 // The device arrays of one batch of systems in the layout of bif::ensemble::View (structure of
 // arrays, stride = the batch's system count), in the run's precision (4- or 8-byte reals). Sized
-// once for the largest batch and reused: upload() takes a host batch (engine/cpu/batch_arrays.h,
+// once for the largest batch and reused: upload() takes a host batch (engine/ensemble/batch_arrays.h,
 // doubles) and starts it (carry zeroed, statuses not_run, outputs NaN); download() converts the
 // outputs back into it. Only what the study records crosses the bus: the carry stays on the GPU.
 // Both copy through page-locked staging buffers of the batch (PinnedBuffer), so that the copies of
@@ -8,9 +8,9 @@
 #pragma once
 
 #include "bif/study/view.h"
-#include "engine/cpu/batch_arrays.h"
 #include "engine/cuda/device_buffer.h"
 #include "engine/cuda/pinned_buffer.h"
+#include "engine/ensemble/batch_arrays.h"
 
 #include <cstddef>
 #include <vector>
@@ -43,9 +43,9 @@ class EnsembleBatch {
     // Starts the host batch's systems (at most capacity); asynchronous on `stream`. The host batch
     // may change or go at once (its inputs are staged); the next upload() must wait until the
     // stream has been synchronised (download() does).
-    void upload(const cpu::BatchArrays& host, const Stream& stream);
+    void upload(const ensemble::BatchArrays& host, const Stream& stream);
     // Statuses, rows, points and scalars into the host batch; synchronises the stream.
-    void download(cpu::BatchArrays& host, const Stream& stream);
+    void download(ensemble::BatchArrays& host, const Stream& stream);
 
     template <class Real>
     ensemble::View<Real> view() const;

@@ -32,18 +32,18 @@ long long whole_slices(long long steps) {
 // Finished batches arrive from the workers in any order and leave in system order.
 class InOrderQueue {
   public:
-    void push(cpu::BatchArrays batch) {
+    void push(ensemble::BatchArrays batch) {
         std::lock_guard lock(mutex_);
         waiting_.emplace(batch.first, std::move(batch));
         ready_.notify_all();
     }
     // Hands over every batch that is next in order; returns once no worker is left and nothing waits.
-    void drain(const std::function<void(const cpu::BatchArrays&)>& on_batch,
+    void drain(const std::function<void(const ensemble::BatchArrays&)>& on_batch,
                const std::atomic<std::size_t>& workers) {
         std::unique_lock lock(mutex_);
         for (;;) {
             while (!waiting_.empty() && waiting_.begin()->first == next_) {
-                cpu::BatchArrays batch = std::move(waiting_.begin()->second);
+                ensemble::BatchArrays batch = std::move(waiting_.begin()->second);
                 waiting_.erase(waiting_.begin());
                 next_ += batch.count;
                 lock.unlock();
@@ -62,12 +62,12 @@ class InOrderQueue {
   private:
     std::mutex mutex_;
     std::condition_variable ready_;
-    std::map<std::size_t, cpu::BatchArrays> waiting_;
+    std::map<std::size_t, ensemble::BatchArrays> waiting_;
     std::size_t next_ = 0;
 };
 
 // The shape of one study's batches on a device, all but the capacity.
-BatchShape shape_of(const cpu::SpecStorage& spec, int carry_words, int real_bytes) {
+BatchShape shape_of(const ensemble::SpecStorage& spec, int carry_words, int real_bytes) {
     BatchShape shape;
     shape.axes = spec.spec().axis_count;
     shape.carry_words = carry_words;
@@ -95,12 +95,12 @@ std::size_t lane_capacity(const BatchLimits& limits) {
 }
 
 EnsembleRunner::EnsembleRunner(std::vector<EnsembleDevice> devices, const study::ResolvedStudy& study,
-                               const cpu::SpecStorage& spec, int real_bytes, study::RunControl& control,
+                               const ensemble::SpecStorage& spec, int real_bytes, study::RunControl& control,
                                RunnerOptions options)
     : devices_(std::move(devices)), study_(study), spec_(spec), real_bytes_(real_bytes), control_(control),
       options_(options) {}
 
-bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_batch) {
+bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>& on_batch) {
     const std::size_t total = study_.system_count();
     const std::size_t lanes = std::size_t(std::max(1, options_.lanes));
     std::atomic<std::size_t> next{0}, done{0}, devices_working{devices_.size()};
@@ -139,7 +139,7 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
             if (!std::exchange(used, true)) lanes_used.fetch_add(1);
             const std::size_t count = std::min(shape.capacity, total - first);
             // carry_words 0: the carry lives on the device only
-            cpu::BatchArrays host = cpu::make_batch(study_, spec_, 0, first, count, false);
+            ensemble::BatchArrays host = ensemble::make_batch(study_, spec_, 0, first, count, false);
             batch.upload(host, stream);
             const std::size_t blocks = (count + ensemble_threads - 1) / ensemble_threads;
             for (;;) {
@@ -180,7 +180,7 @@ bool EnsembleRunner::run(const std::function<void(const cpu::BatchArrays&)>& on_
         limits.lanes_on_device = lanes;
         limits.device_free_bytes = device.context.free_memory();
         limits.device_bytes_per_system = shape.bytes_per_system();
-        limits.host_systems = control_.systems_per_chunk(cpu::batch_bytes_per_system(spec_, 0, false) +
+        limits.host_systems = control_.systems_per_chunk(ensemble::batch_bytes_per_system(spec_, 0, false) +
                                                          shape.staging_bytes_per_system());
         limits.max_batch = options_.max_batch;
         shape.capacity = lane_capacity(limits);

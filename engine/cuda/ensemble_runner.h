@@ -8,10 +8,10 @@
 // thread.
 #pragma once
 
-#include "engine/cpu/batch_arrays.h"
-#include "engine/cpu/study_spec.h"
 #include "engine/cuda/compile_request.h"
 #include "engine/cuda/context.h"
+#include "engine/ensemble/batch_arrays.h"
+#include "engine/ensemble/study_spec.h"
 #include "engine/study/backend.h"
 
 #include <cstddef>
@@ -51,12 +51,12 @@ std::size_t lane_capacity(const BatchLimits& limits);
 class EnsembleRunner {
   public:
     EnsembleRunner(std::vector<EnsembleDevice> devices, const study::ResolvedStudy& study,
-                   const cpu::SpecStorage& spec, int real_bytes, study::RunControl& control,
+                   const ensemble::SpecStorage& spec, int real_bytes, study::RunControl& control,
                    RunnerOptions options = {});
 
     // Returns false when cancelled (finished batches are still handed over). Errors on a device
     // (CudaError, ...) are rethrown here after every lane stopped.
-    bool run(const std::function<void(const cpu::BatchArrays&)>& on_batch);
+    bool run(const std::function<void(const ensemble::BatchArrays&)>& on_batch);
 
     // Launches made, over every lane (for RunInfo notes and tests).
     long long launches() const { return launches_; }
@@ -69,7 +69,7 @@ class EnsembleRunner {
   private:
     std::vector<EnsembleDevice> devices_;
     const study::ResolvedStudy& study_;
-    const cpu::SpecStorage& spec_;
+    const ensemble::SpecStorage& spec_;
     int real_bytes_;
     study::RunControl& control_;
     RunnerOptions options_;

@@ -1,19 +1,29 @@
 #include "engine/cuda/ensemble_source.h"
 
-#include "engine/cpu/study_spec.h"
+#include "engine/ensemble/study_spec.h"
 #include "engine/study/resolved_study.h"
 
 #include <algorithm>
 
 namespace bif::cuda {
 
-int ensemble_min_blocks(codegen::Precision precision, std::size_t systems, int multiprocessors) {
-    const int bound = precision == codegen::Precision::Float ? 6 : 7;
+int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems, int multiprocessors) {
+    const int bound = precision == codegen::Precision::Float ? 6 : states <= small_model_states ? 7 : 5;
     if (systems == 0 || multiprocessors <= 0) return bound;
     const std::size_t blocks = (systems + ensemble_threads - 1) / ensemble_threads;
     const std::size_t per_multiprocessor =
         (blocks + std::size_t(multiprocessors) - 1) / std::size_t(multiprocessors);
     return int(std::min<std::size_t>(std::size_t(bound), std::max<std::size_t>(3, per_multiprocessor)));
+}
+
+std::vector<std::string> ensemble_nvrtc_options(codegen::Precision, int) {
+    return {};
+}
+
+EnsembleCompileOptions ensemble_compile_options(codegen::Precision precision, int states, std::size_t systems,
+                                                int multiprocessors) {
+    return {ensemble_min_blocks(precision, states, systems, multiprocessors),
+            ensemble_nvrtc_options(precision, states)};
 }
 
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
@@ -46,12 +56,16 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
                                 int min_blocks) {
     const std::string type = "BifModel";
     EnsembleKernelOptions options;
+    const int states = int(study.model->num_states());
     options.min_blocks =
-        min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision) : min_blocks;
-    options.observes_steps = ensemble::observes_steps(cpu::SpecStorage(study).spec());
+        min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision, states) : min_blocks;
+    options.observes_steps = ensemble::observes_steps(ensemble::SpecStorage(study).spec());
     options.shared_parameters = shared_parameter_slots(study);
-    return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
-                            cpu::method_tag(study.study.solver.method), options);
+    CompileRequest request =
+        ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
+                         ensemble::method_tag(study.study.solver.method), options);
+    request.extra_options = ensemble_nvrtc_options(precision, states);
+    return request;
 }
 
 std::vector<int> shared_parameter_slots(const study::ResolvedStudy& study) {

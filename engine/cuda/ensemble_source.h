@@ -19,13 +19,29 @@ namespace bif::cuda {
 inline constexpr unsigned ensemble_threads = 128;
 
 // Blocks of ensemble_threads per multiprocessor that bif_ensemble_advance's register allocation
-// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh): 7 in double (72
-// registers), 6 in float (80), the fastest of the bounds measured on the benchmarks
-// (tests/bench/NOTES.md). An ensemble that gives each multiprocessor fewer blocks than that gets a
-// looser bound (at least 3: 168 registers), as it cannot use the occupancy. 0: the compiler's
-// choice; ensemble_min_blocks_default: this rule.
+// must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh): for models of up to
+// small_model_states states 7 in double (72 registers), 6 in float (80), the fastest of the bounds
+// measured on the benchmarks (tests/bench/NOTES.md); larger models get 5 (the step of a 28-state
+// model does not fit 72 registers, and ptxas spent minutes on the spill code). An ensemble that
+// gives each multiprocessor fewer blocks than that gets a looser bound (at least 3: 168
+// registers), as it cannot use the occupancy. 0: the compiler's choice; ensemble_min_blocks_default:
+// this rule.
 inline constexpr int ensemble_min_blocks_default = -1;
-int ensemble_min_blocks(codegen::Precision precision, std::size_t systems = 0, int multiprocessors = 0);
+inline constexpr int small_model_states = 4;
+int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems = 0,
+                        int multiprocessors = 0);
+
+// NVRTC options by model size: what the cold compile of a model of `states` states should trade
+// against kernel speed (measured in bench_cuda_compile and the kernel benchmarks, tests/bench/NOTES.md).
+std::vector<std::string> ensemble_nvrtc_options(codegen::Precision precision, int states);
+
+// The bound and the options together, as the backend chooses them for a model of `states` states.
+struct EnsembleCompileOptions {
+    int min_blocks = 0;
+    std::vector<std::string> nvrtc_options;
+};
+EnsembleCompileOptions ensemble_compile_options(codegen::Precision precision, int states,
+                                                std::size_t systems = 0, int multiprocessors = 0);
 
 // What the entry lines tell the kernel headers about the study, each a compile-time switch.
 struct EnsembleKernelOptions {

@@ -8,6 +8,7 @@
 #include "engine/cuda/sha256.h"
 
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
 
 namespace bif::cuda {
@@ -155,6 +156,12 @@ CompiledModule ModuleCompiler::compile(const CompileRequest& request, const Targ
     cache_.store(key, CacheEntry{module.kind(), module.architecture(), module.image(), module.lowered_names(),
                                  module.log()});
     return module;
+}
+
+bool ModuleCompiler::cached(const CompileRequest& request, const Target& target) const {
+    if (!cache_.enabled()) return false;
+    std::error_code ignored;
+    return std::filesystem::exists(cache_.entry_path(cache_key(request, target)), ignored);
 }
 
 CompiledModule ModuleCompiler::compile_uncached(const CompileRequest& request, const Target& target,

@@ -35,6 +35,8 @@ class ModuleCompiler {
     Target oldest_virtual_target() const;
 
     CompiledModule compile(const CompileRequest& request, const Target& target) const;
+    // Whether compile() would be served from the cache (an entry exists; it is not read or checked).
+    bool cached(const CompileRequest& request, const Target& target) const;
 
     // The translation unit as NVRTC sees it (parts with their #line directives).
     static std::string program_text(const CompileRequest& request);

@@ -116,7 +116,11 @@ study::Result Job::Shared::run_on(study::Backend& backend, study::RunControl& co
     const PassPlan plan = options.progressive ? plan_passes(*study, first_block) : single_block_plan(*study);
     PassRunSetup setup;
     setup.backend = &backend;
-    setup.stand_in = options.progressive ? options.stand_in : nullptr;
+    // A quicker build of the same backend (GPU code compiled for speed of compiling) previews sooner
+    // than the CPU stand-in where the selected backend offers one.
+    std::shared_ptr<study::Backend> quick =
+        options.progressive && options.stand_in ? backend.quick_stand_in() : nullptr;
+    setup.stand_in = !options.progressive ? nullptr : quick ? quick : options.stand_in;
     setup.cancel = &cancel;
     setup.control = &control;
     setup.on_block = options.on_block;

@@ -60,6 +60,7 @@ class PassRunner {
         if (block.systems.size() == total_) return backend.run(study_, control);
         study::ResolvedStudy part = study_;
         part.grid = study_.grid.subset(block.systems);
+        part.run_system_count = total_;
         return backend.run(part, control);
     }
 

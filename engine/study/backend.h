@@ -105,6 +105,12 @@ class Backend {
     // Never throws for a failing compiler: run() reports that (or falls back) as it always does.
     // Thread-safe with respect to run() on another study copy.
     virtual void prepare(const ResolvedStudy&, RunControl&) {}
+    // A backend of the same kind whose code compiles in a fraction of the time (and runs slower), for
+    // the preview passes of a job while this one compiles; null when there is none.
+    virtual std::shared_ptr<Backend> quick_stand_in() { return nullptr; }
+    // Does ahead of time what every first run would pay for (loading a driver, creating device
+    // contexts), so that an application can call it on a worker thread at start-up.
+    virtual void warm_up() {}
 };
 
 } // namespace bif::study

@@ -57,6 +57,10 @@ struct ResolvedStudy {
     SweepGrid grid;
     std::vector<double> rtol, atol; // per state
     StudyFormulas formulas;
+    // For a block of a bigger run (a progressive pass): the bigger run's system count, so that a
+    // backend sizes its code for the run rather than for each block (one GPU compile for all passes).
+    // 0: this study is the whole run.
+    std::size_t run_system_count = 0;
 
     // Grid points, doubled for a continuation sweep: systems [0, n) run up the axis, systems
     // [n, 2n) run down it (system n + i sits at grid point n - 1 - i).

@@ -54,7 +54,7 @@ int main() {
         }
         bench::BifscopeEnsemble bifscope(context, study, codegen::Precision::Double);
         const double bif_ms = bifscope.time_ms(3);
-        const cpu::BatchArrays& out = bifscope.results();
+        const ensemble::BatchArrays& out = bifscope.results();
 
         const cuda::Module module = bench::load_handwritten(context, "duffing_rkck45.cu");
         const cuda::Kernel hand = module.kernel("hand_duffing_rkck45");

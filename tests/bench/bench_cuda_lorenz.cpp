@@ -52,7 +52,7 @@ void run_case(const cuda::Context& context, std::size_t n, int min_blocks) {
                                      single ? codegen::Precision::Float : codegen::Precision::Double,
                                      min_blocks);
     const double bif_ms = bifscope.time_ms(5);
-    const cpu::BatchArrays& out = bifscope.results();
+    const ensemble::BatchArrays& out = bifscope.results();
 
     const cuda::Module hand_module = bench::load_handwritten(context, "lorenz_rk4.cu");
     const cuda::Kernel hand = hand_module.kernel(single ? "hand_lorenz_rk4_float" : "hand_lorenz_rk4_double");

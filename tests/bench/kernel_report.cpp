@@ -5,10 +5,10 @@
 // (<case>.cu, compilable with nvcc -I kernels) and cubin (<case>.cubin, for cuobjdump -sass) into
 // the folder given as the first argument.
 //   kernel_report OUT_DIR [ARCH]     ARCH: 90 unless given
-#include "engine/cpu/study_spec.h"
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/nvrtc_library.h"
+#include "engine/ensemble/study_spec.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
 
@@ -55,7 +55,7 @@ std::shared_ptr<const study::ResolvedStudy> from_json(const std::string& json) {
 
 void report(const std::string& name, const study::ResolvedStudy& s, codegen::Precision precision,
             const std::string& dir, int arch) {
-    const cpu::SpecStorage spec(s);
+    const ensemble::SpecStorage spec(s);
     cuda::CompileRequest request = cuda::ensemble_request(s, precision, spec.program());
     request.extra_options.push_back("--ptxas-options=-v");
     const cuda::ModuleCompiler compiler(cuda::ModuleCache::disabled());

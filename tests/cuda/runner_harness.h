@@ -4,12 +4,12 @@
 // the chunking benchmark.
 #pragma once
 
-#include "engine/cpu/result_assembly.h"
-#include "engine/cpu/study_spec.h"
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/ensemble_runner.h"
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/module_compiler.h"
+#include "engine/ensemble/result_assembly.h"
+#include "engine/ensemble/study_spec.h"
 #include "engine/study/resolved_study.h"
 
 #include <algorithm>
@@ -43,8 +43,8 @@ class RunnerHarness {
             const Target target = compiler.target_for(device);
             auto found = modules_.find(target.name());
             if (found == modules_.end()) {
-                const int min_blocks =
-                    ensemble_min_blocks(precision, study_->system_count(), device.multiprocessors);
+                const int min_blocks = ensemble_min_blocks(precision, int(study_->model->num_states()),
+                                                           study_->system_count(), device.multiprocessors);
                 const CompileRequest request =
                     ensemble_request(*study_, precision, spec_.program(), min_blocks);
                 found = modules_.emplace(target.name(), compiler.compile(request, target)).first;
@@ -62,12 +62,12 @@ class RunnerHarness {
         if (devices > 0 && devices < chosen.size()) chosen.resize(devices);
         RunnerRun run;
         run.result = study::allocate_result(*study_);
-        cpu::ResultAssembly assembly(*study_, run.result);
+        ensemble::ResultAssembly assembly(*study_, run.result);
         const std::atomic<bool> cancel{false};
         study::RunControl control(cancel, {});
         EnsembleRunner runner(std::move(chosen), *study_, spec_, real_bytes_, control, options);
         const auto start = std::chrono::steady_clock::now();
-        run.complete = runner.run([&](const cpu::BatchArrays& batch) {
+        run.complete = runner.run([&](const ensemble::BatchArrays& batch) {
             run.batches.emplace_back(batch.first, batch.count);
             if (assemble) assembly.store(batch);
         });
@@ -80,7 +80,7 @@ class RunnerHarness {
 
   private:
     std::shared_ptr<const study::ResolvedStudy> study_;
-    cpu::SpecStorage spec_;
+    ensemble::SpecStorage spec_;
     int real_bytes_;
     std::map<std::string, CompiledModule> modules_; // by target; node-based, so pointers stay
     std::vector<EnsembleDevice> devices_;

@@ -35,12 +35,14 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <unistd.h>
 
 using namespace bif;
 
@@ -343,4 +345,55 @@ TEST_CASE("a cancelled GPU run returns promptly with what it finished", "[cuda][
     CHECK_FALSE(r.info.complete);
     CHECK(r.count(study::SystemStatus::NotRun) == r.system_count);
     CHECK(seconds - r.info.compile_seconds < 2.0);
+}
+
+TEST_CASE("prepare() makes the backend ready; its quick build agrees with the optimised one",
+          "[cuda][backend][gpu]") {
+    auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) +
+                                       "/resources/studies/duffing_bifurcation.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = sanitizer_round() ? 256 : 2048;
+    read.study->bifurcation.transient_sections = 128;
+    const auto resolved =
+        study::resolve_study(*read.study, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies").resolved;
+    REQUIRE(resolved);
+    // a cache of its own: the first compile of this process is cold
+    const auto cache =
+        std::filesystem::temp_directory_path() / ("bifscope-test-prepare-" + std::to_string(getpid()));
+    std::filesystem::remove_all(cache);
+    const char* old_cache = std::getenv("BIFSCOPE_CUDA_CACHE_DIR");
+    const std::string saved = old_cache ? old_cache : "";
+    setenv("BIFSCOPE_CUDA_CACHE_DIR", cache.c_str(), 1);
+    auto gpu = cuda::make_cuda_backend();
+    CHECK_FALSE(gpu->ready(*resolved));
+    std::atomic<bool> cancel{false};
+    study::RunControl control(cancel, {});
+    gpu->prepare(*resolved, control);
+    CHECK(gpu->ready(*resolved));
+    const study::Result optimised = run_on(*gpu, *resolved);
+    CHECK(optimised.info.code_note.find("module cache hit") != std::string::npos);
+    const std::shared_ptr<study::Backend> quick = gpu->quick_stand_in();
+    REQUIRE(quick);
+    CHECK_FALSE(quick->quick_stand_in());
+    const study::Result previewed = run_on(*quick, *resolved);
+    std::printf(
+        "quick build: compile %.2f s, run %.3f s (optimised: compile %.2f s in prepare, run %.3f s)\n",
+        previewed.info.compile_seconds, previewed.info.run_seconds, optimised.info.compile_seconds,
+        optimised.info.run_seconds);
+    CHECK(previewed.info.code_note.find("speed of compiling") != std::string::npos);
+    // the same program compiled two ways: periodic systems agree, chaotic ones are chaotic in both
+    std::size_t periodic_systems = 0, agreeing = 0;
+    for (std::size_t i = 0; i < optimised.system_count; ++i) {
+        if (optimised.status[i] != study::SystemStatus::Ok || !periodic(optimised.points, i)) continue;
+        ++periodic_systems;
+        agreeing += rows_agree(optimised.points, previewed.points, i, 1e-5) ? 1 : 0;
+    }
+    std::printf("quick build: %zu of %zu periodic systems agree\n", agreeing, periodic_systems);
+    CHECK(periodic_systems > optimised.system_count / 4);
+    CHECK(agreeing >= periodic_systems - periodic_systems / 100);
+    if (old_cache)
+        setenv("BIFSCOPE_CUDA_CACHE_DIR", saved.c_str(), 1);
+    else
+        unsetenv("BIFSCOPE_CUDA_CACHE_DIR");
+    std::filesystem::remove_all(cache);
 }

@@ -59,13 +59,18 @@ TEST_CASE("the entry lines carry the shared slots and the register bound", "[cud
     CHECK(none.find("BIF_ENSEMBLE_SHARED_PARAMETERS") == std::string::npos);
 }
 
-TEST_CASE("the register bound follows the precision and the ensemble size", "[cuda][source]") {
+TEST_CASE("the register bound follows the precision, the model size and the ensemble size",
+          "[cuda][source]") {
     using codegen::Precision;
-    CHECK(cuda::ensemble_min_blocks(Precision::Float) == 6);
-    CHECK(cuda::ensemble_min_blocks(Precision::Double) == 7);
+    CHECK(cuda::ensemble_min_blocks(Precision::Float, 3) == 6);
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, 3) == 7);
+    // a step of more than small_model_states states does not fit 72 registers: a looser bound
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, cuda::small_model_states) == 7);
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, cuda::small_model_states + 1) == 5);
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, 28) == 5);
     // 2^20 systems fill 132 multiprocessors many times over: the bound stands
-    CHECK(cuda::ensemble_min_blocks(Precision::Double, std::size_t(1) << 20, 132) == 7);
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, 2, std::size_t(1) << 20, 132) == 7);
     // 46080 systems are 360 blocks, under 3 per multiprocessor: the loosest bound
-    CHECK(cuda::ensemble_min_blocks(Precision::Double, 46080, 132) == 3);
-    CHECK(cuda::ensemble_min_blocks(Precision::Float, 4 * 128 * 132, 132) == 4);
+    CHECK(cuda::ensemble_min_blocks(Precision::Double, 2, 46080, 132) == 3);
+    CHECK(cuda::ensemble_min_blocks(Precision::Float, 2, 4 * 128 * 132, 132) == 4);
 }

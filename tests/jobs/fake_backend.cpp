@@ -15,6 +15,13 @@ void FakeBackend::prepare(const study::ResolvedStudy&, study::RunControl& contro
 
 study::Result FakeBackend::run(const study::ResolvedStudy& s, study::RunControl& control) {
     ++runs;
+    const std::size_t run_size = s.run_system_count > 0 ? s.run_system_count : s.system_count();
+    for (std::size_t seen = smallest_run_size.load();
+         run_size < seen && !smallest_run_size.compare_exchange_weak(seen, run_size);) {
+    }
+    for (std::size_t seen = largest_run_size.load();
+         run_size > seen && !largest_run_size.compare_exchange_weak(seen, run_size);) {
+    }
     if (throw_on_run) throw study::BackendError("the fake toolchain broke");
     study::Result r = study::allocate_result(s);
     prepare(s, control);

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 
 namespace bif::test {
 
@@ -24,12 +25,17 @@ class FakeBackend : public study::Backend {
     // With a compile time, the backend is not ready until prepare() or a first run() spent it.
     bool ready(const study::ResolvedStudy&) const override { return compile_time.count() == 0 || compiled; }
     void prepare(const study::ResolvedStudy&, study::RunControl& control) override;
+    std::shared_ptr<study::Backend> quick_stand_in() override { return quick; }
 
     bool throw_on_run = false;
     std::atomic<int> runs{0};
     std::chrono::milliseconds compile_time{0};
     std::atomic<bool> compiled{false};
     double offset = 0.0; // added to every value: tells a stand-in's values from the real ones
+    std::shared_ptr<study::Backend> quick; // what quick_stand_in() offers
+    // The smallest and largest run size a block of this backend was told (ResolvedStudy::run_system_count,
+    // or its own system count for a whole run)
+    std::atomic<std::size_t> smallest_run_size{~std::size_t(0)}, largest_run_size{0};
 
   private:
     std::string name_;

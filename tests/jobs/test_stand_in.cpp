@@ -102,3 +102,43 @@ TEST_CASE("no stand-in when the selected backend is ready", "[jobs][stand-in]") 
     std::lock_guard lock(blocks.mutex);
     CHECK(std::none_of(blocks.list.begin(), blocks.list.end(), [](const auto& b) { return b->provisional; }));
 }
+
+TEST_CASE("a backend's quick build previews in place of the job's stand-in", "[jobs][stand-in]") {
+    // a GPU backend offers its quick-compiling self (CudaBackend::quick_stand_in): its previews come
+    // from the GPU, not from the CPU evaluator
+    auto selected = std::make_shared<test::FakeBackend>("cuda", true, 0us);
+    selected->compile_time = 300ms;
+    auto quick = std::make_shared<test::FakeBackend>("cuda", true, 200us);
+    quick->offset = 500.0;
+    selected->quick = quick;
+    auto stand_in = std::make_shared<test::FakeBackend>("evaluator", true, 200us);
+    stand_in->offset = 1000.0;
+    Blocks blocks;
+    auto job = submit_with_stand_in(selected, stand_in, blocks, 200);
+    REQUIRE(job->wait_for(10s));
+    REQUIRE(job->state() == jobs::JobState::Succeeded);
+    CHECK(stand_in->runs == 0);
+    CHECK(quick->runs > 0);
+    std::lock_guard lock(blocks.mutex);
+    REQUIRE(blocks.list.front()->provisional);
+    for (const auto& b : blocks.list)
+        for (std::size_t row = 0; row < b->systems.size(); ++row) {
+            const double k = b->systems[row] / 199.0;
+            CHECK(b->result->points.value(row, 0, 0) == Approx(k * k + (b->provisional ? 500.0 : 0.0)));
+        }
+}
+
+TEST_CASE("every block of a progressive run is told the run's size", "[jobs][stand-in]") {
+    // so that a GPU backend sizes one module for all passes instead of compiling one per block size
+    auto selected = std::make_shared<test::FakeBackend>("cuda", true, 0us);
+    selected->compile_time = 100ms;
+    auto stand_in = std::make_shared<test::FakeBackend>("evaluator", true, 100us);
+    Blocks blocks;
+    auto job = submit_with_stand_in(selected, stand_in, blocks, 300);
+    REQUIRE(job->wait_for(10s));
+    REQUIRE(job->state() == jobs::JobState::Succeeded);
+    REQUIRE(blocks.size() >= 4);
+    CHECK(selected->smallest_run_size == 300);
+    CHECK(selected->largest_run_size == 300);
+    CHECK(stand_in->smallest_run_size == 300);
+}

@@ -12,6 +12,10 @@ StudyRunner::StudyRunner(QObject* parent)
     qRegisterMetaType<std::shared_ptr<const bif::jobs::ResultBlock>>();
     qRegisterMetaType<std::shared_ptr<const bif::study::Result>>();
     qRegisterMetaType<bif::jobs::JobState>();
+    warm_up_ = std::thread([backends = registry_.backends()] {
+        for (const auto& backend : backends)
+            backend->warm_up();
+    });
 }
 
 StudyRunner::~StudyRunner() {
@@ -19,6 +23,7 @@ StudyRunner::~StudyRunner() {
     for (auto& [id, job] : jobs_)
         job->cancel();
     jobs_.clear();
+    warm_up_.join();
 }
 
 quint64 StudyRunner::run(std::shared_ptr<const study::ResolvedStudy> study, const RunRequest& request) {

@@ -14,6 +14,7 @@
 #include <QString>
 #include <map>
 #include <memory>
+#include <thread>
 
 namespace bif::ui {
 
@@ -48,6 +49,9 @@ class StudyRunner : public QObject {
 
     jobs::BackendRegistry registry_;
     std::shared_ptr<study::Backend> stand_in_;
+    // Loads drivers and creates GPU contexts while the window opens (Backend::warm_up), so that the
+    // first run does not pay for them; joined on destruction.
+    std::thread warm_up_;
     // The current job and cancelled ones still winding down: a handle is dropped only once its job
     // has finished, so that dropping it never makes the UI thread wait for a worker.
     std::map<quint64, std::shared_ptr<jobs::Job>> jobs_;

@@ -3,8 +3,6 @@
 // same NVRTC service, and timing with CUDA events (median of several runs after a warm-up).
 #pragma once
 
-#include "engine/cpu/batch_arrays.h"
-#include "engine/cpu/study_spec.h"
 #include "engine/cuda/context.h"
 #include "engine/cuda/cuda_backend.h"
 #include "engine/cuda/driver_library.h"
@@ -14,6 +12,8 @@
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/nvrtc_library.h"
 #include "engine/cuda/stream.h"
+#include "engine/ensemble/batch_arrays.h"
+#include "engine/ensemble/study_spec.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
 
@@ -104,7 +104,7 @@ class BifscopeEnsemble {
         program_ = std::make_unique<cuda::EnsembleProgram>(context, *compiled_, spec_.spec(), spec_.states(),
                                                            real_bytes_);
         const std::size_t n = study_->system_count();
-        host_ = cpu::make_batch(*study_, spec_, program_->carry_words(), 0, n, false);
+        host_ = ensemble::make_batch(*study_, spec_, program_->carry_words(), 0, n, false);
         host_.carry.clear();
         host_.carry.shrink_to_fit();
         cuda::BatchShape shape;
@@ -127,7 +127,7 @@ class BifscopeEnsemble {
             [&] { program_->launch_slice(stream_, *batch_, 1LL << 40, unfinished_); });
     }
     // The outputs of the last launch.
-    const cpu::BatchArrays& results() {
+    const ensemble::BatchArrays& results() {
         batch_->download(host_, stream_);
         return host_;
     }
@@ -136,14 +136,14 @@ class BifscopeEnsemble {
 
   private:
     std::shared_ptr<const study::ResolvedStudy> study_;
-    cpu::SpecStorage spec_;
+    ensemble::SpecStorage spec_;
     cuda::Context context_;
     cuda::Stream stream_;
     cuda::DeviceBuffer<unsigned int> unfinished_;
     std::unique_ptr<cuda::CompiledModule> compiled_;
     std::unique_ptr<cuda::EnsembleProgram> program_;
     std::unique_ptr<cuda::EnsembleBatch> batch_;
-    cpu::BatchArrays host_;
+    ensemble::BatchArrays host_;
     int real_bytes_ = 8;
 };
 

@@ -1,17 +1,17 @@
-#include "engine/cpu/result_assembly.h"
+#include "engine/ensemble/result_assembly.h"
 
 #include "bif/study/spec.h"
 
-namespace bif::cpu {
+namespace bif::ensemble {
 
-static_assert(ensemble::outcome_not_run == int(study::SystemStatus::NotRun));
-static_assert(ensemble::outcome_ok == int(study::SystemStatus::Ok));
-static_assert(ensemble::outcome_stopped_by_model == int(study::SystemStatus::StoppedByModel));
-static_assert(ensemble::outcome_step_budget_exceeded == int(study::SystemStatus::StepBudgetExceeded));
-static_assert(ensemble::outcome_step_size_underflow == int(study::SystemStatus::StepSizeUnderflow));
-static_assert(ensemble::outcome_non_finite == int(study::SystemStatus::NonFinite));
-static_assert(ensemble::outcome_section_not_reached == int(study::SystemStatus::SectionNotReached));
-static_assert(ensemble::outcome_invalid_setup == int(study::SystemStatus::InvalidSetup));
+static_assert(outcome_not_run == int(study::SystemStatus::NotRun));
+static_assert(outcome_ok == int(study::SystemStatus::Ok));
+static_assert(outcome_stopped_by_model == int(study::SystemStatus::StoppedByModel));
+static_assert(outcome_step_budget_exceeded == int(study::SystemStatus::StepBudgetExceeded));
+static_assert(outcome_step_size_underflow == int(study::SystemStatus::StepSizeUnderflow));
+static_assert(outcome_non_finite == int(study::SystemStatus::NonFinite));
+static_assert(outcome_section_not_reached == int(study::SystemStatus::SectionNotReached));
+static_assert(outcome_invalid_setup == int(study::SystemStatus::InvalidSetup));
 
 namespace {
 
@@ -65,7 +65,7 @@ void ResultAssembly::store(const BatchArrays& b) {
         const std::size_t system = b.first + i;
         const int outcome = b.status[i];
         result_.status[system] = static_cast<study::SystemStatus>(outcome);
-        if (outcome == ensemble::outcome_not_run) continue;
+        if (outcome == outcome_not_run) continue;
         auto& points = result_.points;
         if (points.rows_per_system > 0) {
             const std::size_t rows =
@@ -78,7 +78,7 @@ void ResultAssembly::store(const BatchArrays& b) {
         for (std::size_t c = 0; c < scalar_sources_.size() && c < result_.scalars.size(); ++c)
             if (scalar_sources_[c] >= 0) result_.scalars[c].values[system] = b.scalar(i, scalar_sources_[c]);
         if (!basins) continue;
-        if (ensemble::is_failure_outcome(outcome)) {
+        if (is_failure_outcome(outcome)) {
             result_.scalars[0].values[system] = -1.0;
             continue;
         }
@@ -99,4 +99,4 @@ std::vector<std::string> ResultAssembly::warnings() const {
             "): systems on the others are labelled -1"};
 }
 
-} // namespace bif::cpu
+} // namespace bif::ensemble

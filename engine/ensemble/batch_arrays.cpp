@@ -1,8 +1,8 @@
-#include "engine/cpu/batch_arrays.h"
+#include "engine/ensemble/batch_arrays.h"
 
 #include "engine/study/result.h"
 
-namespace bif::cpu {
+namespace bif::ensemble {
 
 std::size_t batch_bytes_per_system(const SpecStorage& spec, int carry_words, bool chains) {
     const std::size_t doubles = std::size_t(spec.spec().axis_count) +
@@ -47,8 +47,8 @@ BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spe
     return b;
 }
 
-ensemble::View<double> view_of(BatchArrays& b, const std::vector<double>& times) {
-    ensemble::View<double> v;
+View<double> view_of(BatchArrays& b, const std::vector<double>& times) {
+    View<double> v;
     v.stride = b.count;
     v.axis_values = b.axis_values.empty() ? nullptr : b.axis_values.data();
     v.initial_override = b.initial_override.empty() ? nullptr : b.initial_override.data();
@@ -64,4 +64,4 @@ ensemble::View<double> view_of(BatchArrays& b, const std::vector<double>& times)
     return v;
 }
 
-} // namespace bif::cpu
+} // namespace bif::ensemble

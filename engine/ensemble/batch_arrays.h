@@ -4,12 +4,12 @@
 #pragma once
 
 #include "bif/study/view.h"
-#include "engine/cpu/study_spec.h"
+#include "engine/ensemble/study_spec.h"
 
 #include <cstddef>
 #include <vector>
 
-namespace bif::cpu {
+namespace bif::ensemble {
 
 struct BatchArrays {
     std::size_t first = 0; // study index of the batch's system 0
@@ -41,6 +41,6 @@ BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spe
                        std::size_t first, std::size_t count, bool chains);
 
 // The View over a batch; `times` are the shared trajectory times.
-ensemble::View<double> view_of(BatchArrays& batch, const std::vector<double>& times);
+View<double> view_of(BatchArrays& batch, const std::vector<double>& times);
 
-} // namespace bif::cpu
+} // namespace bif::ensemble

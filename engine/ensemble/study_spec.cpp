@@ -1,41 +1,41 @@
-#include "engine/cpu/study_spec.h"
+#include "engine/ensemble/study_spec.h"
 
 #include "bif/study/entry.h"
 
 #include <algorithm>
 
-namespace bif::cpu {
+namespace bif::ensemble {
 
-static_assert(ensemble::analysis_bifurcation == int(study::AnalysisKind::Bifurcation));
-static_assert(ensemble::analysis_lyapunov == int(study::AnalysisKind::Lyapunov));
-static_assert(ensemble::analysis_map == int(study::AnalysisKind::ParameterMap));
-static_assert(ensemble::analysis_basins == int(study::AnalysisKind::Basins));
-static_assert(ensemble::analysis_trajectory == int(study::AnalysisKind::Trajectory));
+static_assert(analysis_bifurcation == int(study::AnalysisKind::Bifurcation));
+static_assert(analysis_lyapunov == int(study::AnalysisKind::Lyapunov));
+static_assert(analysis_map == int(study::AnalysisKind::ParameterMap));
+static_assert(analysis_basins == int(study::AnalysisKind::Basins));
+static_assert(analysis_trajectory == int(study::AnalysisKind::Trajectory));
 
 namespace {
 
 int record_code(study::IntervalValue v) {
     switch (v) {
     case study::IntervalValue::MaxBetween:
-        return ensemble::record_max_between;
+        return record_max_between;
     case study::IntervalValue::MinBetween:
-        return ensemble::record_min_between;
+        return record_min_between;
     case study::IntervalValue::AtSection:
         break;
     }
-    return ensemble::record_at_section;
+    return record_at_section;
 }
 
 int reduce_code(study::Reduction r) {
     switch (r) {
     case study::Reduction::Min:
-        return ensemble::reduce_min;
+        return reduce_min;
     case study::Reduction::Mean:
-        return ensemble::reduce_mean;
+        return reduce_mean;
     case study::Reduction::Max:
         break;
     }
-    return ensemble::reduce_max;
+    return reduce_max;
 }
 
 } // namespace
@@ -92,7 +92,7 @@ SpecStorage::SpecStorage(const study::ResolvedStudy& r) {
     sp.parameters = parameters_.data();
     sp.parameter_count = static_cast<int>(parameters_.size());
     sp.initial = initial_.data();
-    sp.axis_count = static_cast<int>(std::min<std::size_t>(r.axes.size(), ensemble::max_axes));
+    sp.axis_count = static_cast<int>(std::min<std::size_t>(r.axes.size(), max_axes));
     for (int a = 0; a < sp.axis_count; ++a) {
         sp.axis_is_state[a] = r.axes[a].target == study::SweepTarget::InitialValue;
         sp.axis_slot[a] = static_cast<int>(r.axes[a].slot);
@@ -108,8 +108,7 @@ SpecStorage::SpecStorage(const study::ResolvedStudy& r) {
     for (const auto& q : r.formulas.accessories) {
         accessory_observable_.push_back(q.observable);
         accessory_reduce_.push_back(reduce_code(q.reduce));
-        accessory_over_.push_back(q.over == study::ReductionDomain::Sections ? ensemble::over_sections
-                                                                             : ensemble::over_steps);
+        accessory_over_.push_back(q.over == study::ReductionDomain::Sections ? over_sections : over_steps);
     }
     sp.accessory_count = static_cast<int>(accessory_observable_.size());
     sp.accessory_observable = accessory_observable_.data();
@@ -166,15 +165,15 @@ SpecStorage::SpecStorage(const study::ResolvedStudy& r) {
 
 void SpecStorage::fill_section(const study::ResolvedStudy&, const study::Section& section, int transient,
                                int recorded) {
-    spec_.section_kind = section.kind == study::SectionKind::Stroboscopic ? ensemble::section_stroboscopic
-                                                                          : ensemble::section_event;
+    spec_.section_kind =
+        section.kind == study::SectionKind::Stroboscopic ? section_stroboscopic : section_event;
     spec_.max_time_between = section.max_time_between;
     spec_.transient_sections = transient;
     spec_.recorded_sections = recorded;
 }
 
 int SpecStorage::program() const {
-    return ensemble::program_of(spec_);
+    return program_of(spec_);
 }
 
-} // namespace bif::cpu
+} // namespace bif::ensemble

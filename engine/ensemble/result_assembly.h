@@ -4,14 +4,14 @@
 #pragma once
 
 #include "engine/analysis/attractor_table.h"
-#include "engine/cpu/batch_arrays.h"
+#include "engine/ensemble/batch_arrays.h"
 #include "engine/study/result.h"
 
-namespace bif::cpu {
+namespace bif::ensemble {
 
 class ResultAssembly {
   public:
-    // Adds the columns the CPU backend reports beyond allocate_result's layout ("lambda_change" for
+    // Adds the columns the backends report beyond allocate_result's layout ("lambda_change" for
     // Lyapunov studies: how much the estimate moved over the last tenth of the averaging).
     ResultAssembly(const study::ResolvedStudy& study, study::Result& result);
 
@@ -27,4 +27,4 @@ class ResultAssembly {
     analysis::AttractorTable attractors_;
 };
 
-} // namespace bif::cpu
+} // namespace bif::ensemble

@@ -1,6 +1,6 @@
 // A resolved study turned into what the per-system program reads (kernels/bif/study/spec.h), with
 // the arrays the StudySpec points to, and the shape of the program's outputs. Shared by every
-// backend that runs kernels/bif/study (the CPU backend here, the CUDA backend).
+// backend that runs kernels/bif/study (engine/cpu, engine/cuda).
 #pragma once
 
 #include "bif/study/spec.h"
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace bif::cpu {
+namespace bif::ensemble {
 
 // Owns the arrays; spec() points into them, so a SpecStorage is neither copied nor moved.
 class SpecStorage {
@@ -18,7 +18,7 @@ class SpecStorage {
     SpecStorage(const SpecStorage&) = delete;
     SpecStorage& operator=(const SpecStorage&) = delete;
 
-    const ensemble::StudySpec& spec() const { return spec_; }
+    const StudySpec& spec() const { return spec_; }
     int program() const;
     int states() const { return states_; }
 
@@ -32,7 +32,7 @@ class SpecStorage {
     void fill_section(const study::ResolvedStudy& r, const study::Section& section, int transient,
                       int recorded);
 
-    ensemble::StudySpec spec_;
+    StudySpec spec_;
     std::vector<double> rtol_, atol_, parameters_, initial_, times_;
     std::vector<int> record_observable_, record_mode_;
     std::vector<int> accessory_observable_, accessory_reduce_, accessory_over_;
@@ -48,4 +48,4 @@ std::vector<double> trajectory_times(const study::Study& s);
 // The kernel name of a method ("Rk4", ...): the tag in bif::ensemble::methods.
 const char* method_tag(study::Method method);
 
-} // namespace bif::cpu
+} // namespace bif::ensemble
