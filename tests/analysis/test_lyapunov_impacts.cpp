@@ -161,7 +161,7 @@ TEST_CASE("bouncing ball: the exponents sum to 2 ln(e) times the impact rate",
     settle(ball.view, y0, ball.p, 20.0);
     const Spectrum s = tangent_spectrum(ball.view, y0, ball.p, analysis_test::sanitized ? 100 : 400, 1.0);
     INFO("exponents " << s.lambda[0] << " " << s.lambda[1] << ", " << s.impacts << " impacts");
-    REQUIRE(s.impacts > 50);
+    REQUIRE(s.impacts > 20); // about 0.3 impacts per unit time on this attractor
     const double expected = 2.0 * std::log(ball.e) * double(s.impacts) / s.elapsed;
     CHECK(s.lambda[0] + s.lambda[1] == Approx(expected).epsilon(1e-8));
     // the flight alone conserves areas, so without the saltation matrix the sum would be 0 or
