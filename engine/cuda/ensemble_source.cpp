@@ -16,16 +16,6 @@ int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t sy
     return int(std::min<std::size_t>(std::size_t(bound), std::max<std::size_t>(3, per_multiprocessor)));
 }
 
-std::vector<std::string> ensemble_nvrtc_options(codegen::Precision, int) {
-    return {};
-}
-
-EnsembleCompileOptions ensemble_compile_options(codegen::Precision precision, int states, std::size_t systems,
-                                                int multiprocessors) {
-    return {ensemble_min_blocks(precision, states, systems, multiprocessors),
-            ensemble_nvrtc_options(precision, states)};
-}
-
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
                                   const EnsembleKernelOptions& options) {
     std::string text = "#define BIF_ENSEMBLE_THREADS " + std::to_string(ensemble_threads) + "\n";
@@ -61,11 +51,8 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
         min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision, states) : min_blocks;
     options.observes_steps = ensemble::observes_steps(ensemble::SpecStorage(study).spec());
     options.shared_parameters = shared_parameter_slots(study);
-    CompileRequest request =
-        ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
-                         ensemble::method_tag(study.study.solver.method), options);
-    request.extra_options = ensemble_nvrtc_options(precision, states);
-    return request;
+    return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
+                            ensemble::method_tag(study.study.solver.method), options);
 }
 
 std::vector<int> shared_parameter_slots(const study::ResolvedStudy& study) {

@@ -31,18 +31,6 @@ inline constexpr int small_model_states = 4;
 int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems = 0,
                         int multiprocessors = 0);
 
-// NVRTC options by model size: what the cold compile of a model of `states` states should trade
-// against kernel speed (measured in bench_cuda_compile and the kernel benchmarks, tests/bench/NOTES.md).
-std::vector<std::string> ensemble_nvrtc_options(codegen::Precision precision, int states);
-
-// The bound and the options together, as the backend chooses them for a model of `states` states.
-struct EnsembleCompileOptions {
-    int min_blocks = 0;
-    std::vector<std::string> nvrtc_options;
-};
-EnsembleCompileOptions ensemble_compile_options(codegen::Precision precision, int states,
-                                                std::size_t systems = 0, int multiprocessors = 0);
-
 // What the entry lines tell the kernel headers about the study, each a compile-time switch.
 struct EnsembleKernelOptions {
     int min_blocks = ensemble_min_blocks_default; // BIF_ENSEMBLE_MIN_BLOCKS

@@ -1,7 +1,7 @@
 // NVRTC compile time of the bundled models (resources/models/*.ode) as a study program (the
 // sections program with RKCK45, double), the way the CUDA backend compiles them:
 // - cold (no cache), under each option variant (BENCH_COMPILE_VARIANTS, below), and the compile
-//   options the backend chooses for the model's size (cuda::ensemble_compile_options);
+//   register bound the backend chooses for the model's size (cuda::ensemble_min_blocks);
 // - cached: a second compile served from a fresh disk cache (goal <= 50 ms);
 // - a fresh process that loads the cached module (this program run again with --fresh-load),
 //   phase by phase: what a new app process pays before its first launch (goal <= 20 ms).
@@ -40,7 +40,7 @@ struct Variant {
     std::string label;
     int min_blocks = -1; // -1: the backend's rule for the model
     std::vector<std::string> options;
-    bool backend_choice = false; // options and bound from cuda::ensemble_compile_options
+    bool backend_choice = false; // the backend's bound (cuda::ensemble_min_blocks) and options (none)
 };
 
 std::vector<std::string> words(const std::string& text, char separator) {
@@ -90,12 +90,12 @@ cuda::CompileRequest request_for(const model::Model& model, const Variant& v) {
     request.model = &model;
     cuda::EnsembleKernelOptions options;
     const int states = int(model.num_states());
-    const cuda::EnsembleCompileOptions chosen =
-        cuda::ensemble_compile_options(codegen::Precision::Double, states);
-    options.min_blocks = v.backend_choice || v.min_blocks < 0 ? chosen.min_blocks : v.min_blocks;
+    options.min_blocks = v.backend_choice || v.min_blocks < 0
+                             ? cuda::ensemble_min_blocks(codegen::Precision::Double, states)
+                             : v.min_blocks;
     cuda::CompileRequest compile = cuda::ensemble_request(codegen::generate_source(request), "BifModel",
                                                           ensemble::program_sections, "Rkck45", options);
-    compile.extra_options = v.backend_choice ? chosen.nvrtc_options : v.options;
+    compile.extra_options = v.options;
     return compile;
 }
 
