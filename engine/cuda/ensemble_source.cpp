@@ -4,6 +4,8 @@
 #include "engine/study/resolved_study.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 namespace bif::cuda {
 
@@ -34,9 +36,35 @@ std::string ensemble_entry_source(const std::string& model_type, int program, co
     return text;
 }
 
+bool ensemble_outline_math(const std::string& model_source) {
+    // the generated rhs runs from its signature to the first line that closes a member function
+    const std::size_t begin = model_source.find("static void rhs(");
+    if (begin == std::string::npos) return false;
+    const std::size_t end = model_source.find("\n    }\n", begin);
+    const std::string_view rhs =
+        std::string_view(model_source)
+            .substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    static constexpr std::string_view names[] = {"sin(",  "cos(",  "tan(",   "asin(", "acos(", "atan(",
+                                                 "sinh(", "cosh(", "tanh(",  "exp(",  "log(",  "log10(",
+                                                 "erf(",  "erfc(", "atan2(", "pow("};
+    int calls = 0;
+    for (std::size_t at = rhs.find("bif::m::"); at != std::string_view::npos;
+         at = rhs.find("bif::m::", at + 1)) {
+        const std::string_view call = rhs.substr(at + 8);
+        for (std::string_view name : names)
+            if (call.substr(0, name.size()) == name) ++calls;
+    }
+    return calls >= outline_math_calls;
+}
+
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
                                 const char* method_tag, const EnsembleKernelOptions& options) {
     CompileRequest request;
+    std::string switches;
+    if (options.outline_math.value_or(ensemble_outline_math(model_source)))
+        switches += "#define BIF_OUTLINE_MATH\n";
+    if (options.inline_cold) switches += "#define BIF_ENSEMBLE_INLINE_COLD\n";
+    if (!switches.empty()) request.parts.push_back({"switches", switches});
     request.parts.push_back({"model", model_source});
     request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag, options)});
     return request;
@@ -51,6 +79,10 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
         min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision, states) : min_blocks;
     options.observes_steps = ensemble::observes_steps(ensemble::SpecStorage(study).spec());
     options.shared_parameters = shared_parameter_slots(study);
+    options.inline_cold = precision == codegen::Precision::Float;
+    // a tuning switch for measurements (tests/device/cold-code-round.sh): 0 or 1 overrides the rule
+    if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)
+        options.outline_math = std::string_view(forced) != "0";
     return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
                             ensemble::method_tag(study.study.solver.method), options);
 }

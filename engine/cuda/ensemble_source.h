@@ -6,6 +6,7 @@
 #include "engine/cuda/compile_request.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,23 @@ inline constexpr int small_model_states = 4;
 int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems = 0,
                         int multiprocessors = 0);
 
+// Whether the model's transcendental functions are compiled out of line (BIF_OUTLINE_MATH in
+// kernels/bif/config.h): when its right-hand side calls them at outline_math_calls sites or more.
+// Each inlined double exp or cos is ~220 instructions at every stage of the step; out of line, the
+// Hodgkin-Huxley and Keller-Miksis programs compiled in 8.7 and 6.4 s instead of 15.4 and 15.9 s on
+// an H100, while Duffing's single cos cost 7% of its kernel speed that way (tests/bench/NOTES.md).
+inline constexpr int outline_math_calls = 3;
+bool ensemble_outline_math(const std::string& model_source);
+
 // What the entry lines tell the kernel headers about the study, each a compile-time switch.
 struct EnsembleKernelOptions {
     int min_blocks = ensemble_min_blocks_default; // BIF_ENSEMBLE_MIN_BLOCKS
+    // BIF_OUTLINE_MATH; unset: ensemble_outline_math of the model source
+    std::optional<bool> outline_math;
+    // BIF_ENSEMBLE_INLINE_COLD: the programs' once-per-system parts inlined into the kernel (bif/study/
+    // common.h). Set for float studies: out of line they cost Lorenz RK4 float 4-7% of its speed on an
+    // H100, while in double they cost nothing measurable and save 35-45% of the compile.
+    bool inline_cold = false;
     bool observes_steps = true; // false (bif::ensemble::observes_steps of the spec): no step observer
     // BIF_ENSEMBLE_SHARED_PARAMETERS: parameter slots with one value for every system of the run
     // (shared_parameter_slots), read from the block in constant memory by the step loop
@@ -45,7 +60,8 @@ struct EnsembleKernelOptions {
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
                                   const EnsembleKernelOptions& options = {});
 
-// The whole request: part "model" (generated source) and part "entry".
+// The whole request: part "switches" (the options' defines that the model's own includes must see),
+// part "model" (generated source) and part "entry".
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,
                                 const char* method_tag, const EnsembleKernelOptions& options = {});
 

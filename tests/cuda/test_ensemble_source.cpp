@@ -74,3 +74,42 @@ TEST_CASE("the register bound follows the precision, the model size and the ense
     CHECK(cuda::ensemble_min_blocks(Precision::Double, 2, 46080, 132) == 3);
     CHECK(cuda::ensemble_min_blocks(Precision::Float, 2, 4 * 128 * 132, 132) == 4);
 }
+
+namespace {
+
+std::string generated(const std::string& text) {
+    auto parsed = model::parse_model(text);
+    REQUIRE(parsed.model.has_value());
+    codegen::Request request;
+    request.model = &*parsed.model;
+    return codegen::generate_source(request);
+}
+
+} // namespace
+
+TEST_CASE("transcendental functions go out of line from three call sites in the right-hand side",
+          "[cuda][source]") {
+    // Duffing: one cos in the rhs (and a sin in its time derivative, which does not count)
+    const std::string duffing = generated("x'=y\ny'=-d*y+x-x^3+g*cos(w*t)\npar d=0.3,g=0.5,w=1.2\ndone\n");
+    CHECK_FALSE(cuda::ensemble_outline_math(duffing));
+    // two: still inline; three (exp twice and a power): out of line
+    CHECK_FALSE(cuda::ensemble_outline_math(generated("x'=exp(-x)+sin(y)\ny'=-x\ndone\n")));
+    const std::string gates = generated("v'=exp(-v)-exp(v/2)\nm'=(1-m)*v^2.5-m\ndone\n");
+    CHECK(cuda::ensemble_outline_math(gates));
+    // polynomial models never
+    CHECK_FALSE(cuda::ensemble_outline_math(generated("x'=10*(y-x)\ny'=x*(28-z)-y\nz'=x*y-8/3*z\ndone\n")));
+
+    // the switches come before the model, whose own #include of bif/config.h must see them
+    const cuda::CompileRequest request = cuda::ensemble_request(gates, "BifModel", 0, "Rk4", {});
+    REQUIRE(request.parts.size() == 3);
+    CHECK(request.parts[0].name == "switches");
+    CHECK(request.parts[0].text == "#define BIF_OUTLINE_MATH\n");
+    CHECK(request.parts[1].name == "model");
+    // no switch: no part; an explicit choice overrides the rule
+    CHECK(cuda::ensemble_request(duffing, "BifModel", 0, "Rk4", {}).parts.size() == 2);
+    cuda::EnsembleKernelOptions forced;
+    forced.outline_math = false;
+    forced.inline_cold = true;
+    const cuda::CompileRequest float_request = cuda::ensemble_request(gates, "BifModel", 0, "Rk4", forced);
+    CHECK(float_request.parts[0].text == "#define BIF_ENSEMBLE_INLINE_COLD\n");
+}

@@ -155,6 +155,18 @@ struct StepBudget {
     BIF_HD bool run_spent() const { return used >= total; }
 };
 
+// The parts of a study program that run once per system or once per section point (start, the
+// section bookkeeping, period detection, writing results) are functions of their own on the GPU:
+// inlined, they made the kernel one large function whose optimisation and register allocation took
+// most of NVRTC's compile time (Duffing's sections program: 200 kB of machine code, 140 kB without),
+// for code that runs a few times per thousand steps. BIF_ENSEMBLE_INLINE_COLD inlines them again
+// (the tuning switch the benchmarks compare against; tests/bench/NOTES.md).
+#if defined(BIF_ENSEMBLE_INLINE_COLD)
+#define BIF_COLD
+#else
+#define BIF_COLD BIF_GPU_NOINLINE
+#endif
+
 // The step loop of one integration interval. A model with events is integrated on copies that
 // nothing else can reach, so that the compiler keeps them in registers (the carried originals have
 // had their address taken by the carry copies); without events the driver copies only what a step

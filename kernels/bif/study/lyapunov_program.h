@@ -52,7 +52,7 @@ struct LyapunovProgram {
     index_t system;
     Carry& c;
 
-    BIF_HD void finish(int outcome) {
+    BIF_HD BIF_COLD void finish(int outcome) {
         c.phase = phase_done;
         v.status[system] = outcome;
         const int n = m.dimension();
@@ -69,7 +69,7 @@ struct LyapunovProgram {
                 v.final_state[index_t(i) * v.stride + system] = c.averaging ? c.s.y[i] : c.base.y[i];
     }
 
-    BIF_HD bool start() {
+    BIF_HD BIF_COLD bool start() {
         real y0[Model::num_states];
         system_inputs(m, b, v, system, c.p, y0);
         c.base = make_state<Model>(b.t0, y0, m.dimension());
@@ -90,7 +90,7 @@ struct LyapunovProgram {
     }
 
     // The tangent system starts where the transient ended, vectors e_k, the step size carried on.
-    BIF_HD void begin_averaging() {
+    BIF_HD BIF_COLD void begin_averaging() {
         const int n = m.dimension();
         c.s = make_state<TM>(c.base.t, c.base.y, n);
         c.s.h = c.base.h;
@@ -102,7 +102,7 @@ struct LyapunovProgram {
     }
 
     // After the renormalisation at the end of interval c.renorms: the convergence bookkeeping.
-    BIF_HD bool converged() {
+    BIF_HD BIF_COLD bool converged() {
         const real now = c.sums.elapsed;
         if (!(c.checkpoint_time <= real(0.9) * now)) return false;
         real largest = real(0);

@@ -67,7 +67,7 @@ struct SectionProgram {
 
     BIF_HD bool recording() const { return c.sections >= b.transient_sections; }
 
-    BIF_HD void finish(int outcome) {
+    BIF_HD BIF_COLD void finish(int outcome) {
         c.phase = phase_done;
         v.status[system] = outcome;
         v.rows_filled[system] = c.rows;
@@ -77,7 +77,7 @@ struct SectionProgram {
                 v.final_state[index_t(i) * v.stride + system] = c.s.y[i];
     }
 
-    BIF_HD void write_features() {
+    BIF_HD BIF_COLD void write_features() {
         const int n = m.dimension();
         if (b.analysis == analysis_basins) {
             v.scalar(system, 0) = real(detect_period(v, system, c.rows, n, b.period_tolerance, b.max_period));
@@ -113,7 +113,7 @@ struct SectionProgram {
         }
     }
 
-    BIF_HD void begin_recording(const real* o) {
+    BIF_HD BIF_COLD void begin_recording(const real* o) {
         begin_accessories(b, c.stats, o);
         for (int k = 0; k < m.event_count(); ++k)
             c.events_at_start[k] = c.s.event_count[k];
@@ -121,7 +121,7 @@ struct SectionProgram {
     }
 
     // Returns false when the system cannot start (its status is then set).
-    BIF_HD bool start() {
+    BIF_HD BIF_COLD bool start() {
         real y0[Model::num_states];
         system_inputs(m, b, v, system, c.p, y0);
         c.s = make_state<IM>(b.t0, y0, m.dimension());
@@ -145,7 +145,7 @@ struct SectionProgram {
         return true;
     }
 
-    BIF_HD void record_row(const real* o) {
+    BIF_HD BIF_COLD void record_row(const real* o) {
         const int row = c.rows;
         if (b.analysis == analysis_bifurcation) {
             for (int j = 0; j < b.record_count; ++j) {
@@ -171,7 +171,7 @@ struct SectionProgram {
     }
 
     // The system is at a section point. Returns true when the analysis is complete.
-    BIF_HD bool at_section() {
+    BIF_HD BIF_COLD bool at_section() {
         ++c.sections;
         c.last_section_t = c.s.t;
         real o[O] = {};
