@@ -327,6 +327,15 @@ void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vect
     }
 }
 
+std::optional<std::pair<double, study::SystemStatus>> ResultFigure::mapCell(std::size_t i, std::size_t j) const {
+    const std::size_t width = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
+    const std::size_t k = j * width + i;
+    if (kind_ != FigureKind::Map || i >= width || k >= cell_source_.size() || cell_source_[k] == no_owner)
+        return std::nullopt;
+    const std::uint32_t s = cell_source_[k];
+    return std::pair{mapValue(s), status_[s]};
+}
+
 std::uint32_t ResultFigure::count(int px, int py) const {
     return count(px, py, false) + count(px, py, true);
 }

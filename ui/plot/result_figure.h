@@ -114,6 +114,11 @@ class ResultFigure {
     // Diagram: points binned in pixel (px, py) of the image, py = 0 at the top (both sweeps, or one).
     std::uint32_t count(int px, int py) const;
     std::uint32_t count(int px, int py, bool down) const;
+    // Map: the value and status shown in grid cell (i along x, j along y), none before its system
+    // arrived; and the colours the image is painted with (null before the first paint). For
+    // renderers that colour the cells themselves (ui/render).
+    std::optional<std::pair<double, study::SystemStatus>> mapCell(std::size_t i, std::size_t j) const;
+    const MapColouring* mapColouring() const { return colours_ ? &*colours_ : nullptr; }
     // Grid point of a map cell (i along x, j along y), or the system nearest to x (diagram).
     std::optional<std::size_t> systemAt(double x, double y) const;
     // "k = 0.2513, y1 = 0.874, 12 points", "k = 0.2, b = 0.3, period 3", "k = 0.2, b = 0.3: non_finite".

@@ -1,7 +1,12 @@
 #include "ui/views/plot_view.h"
 
+#include "ui/views/figure_gl_canvas.h"
+
+#include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -27,9 +32,40 @@ plot::AxisRange zoom_axis(plot::AxisRange a, double centre, double factor) {
     return a;
 }
 
+// Whether this platform gives an OpenGL 3.3 core context (asked once); else why not.
+QString opengl_unavailable() {
+    static const QString reason = [] {
+        // QOpenGLWidget's composition crashes in Qt 6.4's offscreen backing store (rhiFlush).
+        if (QGuiApplication::platformName() == QStringLiteral("offscreen"))
+            return QStringLiteral("QOpenGLWidget cannot be composed on the offscreen platform");
+        QSurfaceFormat format;
+        format.setVersion(3, 3);
+        format.setProfile(QSurfaceFormat::CoreProfile);
+        QOpenGLContext context;
+        context.setFormat(format);
+        QOffscreenSurface surface;
+        surface.setFormat(format);
+        surface.create();
+        if (!context.create() || !context.makeCurrent(&surface))
+            return QStringLiteral("no OpenGL context on the %1 platform")
+                .arg(QGuiApplication::platformName());
+        const auto version = context.format().version();
+        context.doneCurrent();
+        if (version < qMakePair(3, 3))
+            return QStringLiteral("OpenGL %1.%2 is older than 3.3").arg(version.first).arg(version.second);
+        return QString();
+    }();
+    return reason;
+}
+
 } // namespace
 
 PlotView::PlotView(QWidget* parent) : QWidget(parent) {
+    no_gl_reason_ = opengl_unavailable();
+    if (no_gl_reason_.isEmpty()) {
+        canvas_ = new FigureGlCanvas(this);
+        canvas_->hide();
+    }
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(240, 180);
@@ -169,7 +205,33 @@ void PlotView::resetView() {
     user_moved_ = false;
 }
 
+QString PlotView::renderPath() const {
+    if (!canvas_) return QStringLiteral("QPainter: ") + no_gl_reason_;
+    if (!canvas_->failure().isEmpty()) return QStringLiteral("QPainter: ") + canvas_->failure();
+    if (figure_ && !FigureGlCanvas::supports(*figure_))
+        return QStringLiteral("QPainter: two sweep directions are not drawn by OpenGL");
+    return QStringLiteral("OpenGL 3.3 (host upload)");
+}
+
+// The GL canvas covers the plot rectangle with the same range, veil and band as the QPainter picture.
+void PlotView::syncCanvas() {
+    if (!canvas_) return;
+    const bool shown = figure_ && canvas_->failure().isEmpty() && FigureGlCanvas::supports(*figure_);
+    if (!shown) {
+        canvas_->hide();
+        return;
+    }
+    const QRect area = plotArea().toAlignedRect();
+    if (canvas_->geometry() != area) canvas_->setGeometry(area);
+    const QRect band =
+        drag_ == Drag::Band ? QRect(press_pos_, last_pos_).normalized().translated(-area.topLeft()) : QRect();
+    canvas_->setContent(figure_, range_, stale_, band);
+    canvas_->setVisible(true);
+}
+
 void PlotView::paintEvent(QPaintEvent*) {
+    syncCanvas();
+    if (const QString path = renderPath(); path != painted_path_) emit renderPathChanged(painted_path_ = path);
     QPainter p(this);
     if (!figure_) {
         p.fillRect(rect(), palette().color(QPalette::Base));

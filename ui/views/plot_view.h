@@ -11,6 +11,10 @@
 // ~12 ms of work with the event loop running between them (a whole recolour of a 4096^2 map, or a
 // rebin of 10^7 points, takes several). The value under the cursor shows as a tooltip and in
 // hovered().
+//
+// The image area is drawn with OpenGL (a FigureGlCanvas over the plot rectangle, fed from host
+// memory through ui/render) where an OpenGL 3.3 core context can be had, else by QPainter with the
+// rest; renderPath() says which, with the reason for a fallback, in one line for a status bar.
 #pragma once
 
 #include "ui/plot/figure_painter.h"
@@ -26,6 +30,8 @@
 #include <vector>
 
 namespace bif::ui {
+
+class FigureGlCanvas;
 
 class PlotView : public QWidget {
     Q_OBJECT
@@ -46,6 +52,8 @@ class PlotView : public QWidget {
     QRectF plotArea() const;
     bool canGoBack() const { return history_index_ > 0; }
     bool canGoForward() const { return history_index_ + 1 < history_.size(); }
+    // "OpenGL 3.3 (host upload)" or "QPainter: <why not OpenGL>".
+    QString renderPath() const;
 
   public slots:
     // The figure received data: refresh its image and repaint within ~40 ms.
@@ -59,6 +67,8 @@ class PlotView : public QWidget {
     void viewRequested(const bif::plot::PlotRange& range);
     void hovered(const QString& text);
     void systemClicked(std::size_t system);
+    // renderPath() changed (another figure, or the GL canvas failed when it first drew); checked at paint.
+    void renderPathChanged(const QString& path);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -78,6 +88,7 @@ class PlotView : public QWidget {
     void settle();
     void showHistoryEntry();
     plot::PlotRange shifted(const plot::PlotRange& from, QPointF pixels) const;
+    void syncCanvas();
 
     std::shared_ptr<plot::ResultFigure> figure_;
     plot::PlotRange range_;
@@ -93,6 +104,9 @@ class PlotView : public QWidget {
     QPoint last_pos_;
     plot::PlotRange press_range_;
     bool moved_since_press_ = false;
+    FigureGlCanvas* canvas_ = nullptr; // null on the QPainter path
+    QString no_gl_reason_;
+    QString painted_path_; // renderPath() at the last paint
 };
 
 } // namespace bif::ui
