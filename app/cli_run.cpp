@@ -1,9 +1,13 @@
-// `bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--out result.csv] [--threads N] [--check]
-// [--quiet]`: checks the study, runs it as a job with progress on stderr, writes the result as CSV (to --out,
-// else stdout; an --out that names an input of the run or cannot be created is refused before the run).
+// `bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--out result.csv|result.h5] [--compress]
+// [--threads N] [--check] [--quiet]`: checks the study, runs it as a job with progress on stderr, writes
+// the result as CSV to stdout, or to --out: CSV, or HDF5 when it ends in .h5 or .hdf5 (--compress:
+// deflate). An --out that names an input of the run or cannot be created is refused before the run.
+// With --out, the run streams: blocks of systems are written as they finish and dropped
+// (cli_streamed_output.h), so host memory stays bounded however many systems the study has.
 // Ctrl-C cancels the job and exits with 130 without writing a result; a second Ctrl-C kills at once.
 #include "cli_commands.h"
 #include "cli_paths.h"
+#include "cli_streamed_output.h"
 #include "cli_study.h"
 #include "cli_xpp_batch.h"
 #include "engine/jobs/installed_backends.h"
@@ -11,6 +15,7 @@
 #include "engine/model/input_file.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/result_csv.h"
+#include "engine/study/result_hdf5.h"
 #include "engine/study/study_json.h"
 
 #include <csignal>
@@ -27,8 +32,8 @@ namespace bif::cli {
 namespace {
 
 constexpr const char* run_usage =
-    "usage: bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--out result.csv] [--threads N] [--check] "
-    "[--quiet]\n";
+    "usage: bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--out result.csv|result.h5] [--compress] "
+    "[--threads N] [--check] [--quiet]\n";
 
 volatile std::sig_atomic_t interrupted = 0;
 
@@ -45,6 +50,7 @@ struct RunArguments {
     unsigned threads = 0;
     bool check_only = false;
     bool quiet = false;
+    bool compress = false;
 };
 
 std::optional<unsigned> parse_threads(const std::string& text) {
@@ -75,6 +81,8 @@ std::optional<RunArguments> parse_run_arguments(const std::vector<std::string>& 
             a.check_only = true;
         } else if (arg == "--quiet") {
             a.quiet = true;
+        } else if (arg == "--compress") {
+            a.compress = true;
         } else if (a.study_path.empty() && !arg.starts_with("--")) {
             a.study_path = arg;
         } else {
@@ -131,29 +139,15 @@ void wait_interruptible(jobs::Job& job, std::ostream& err) {
     }
 }
 
-void print_summary(const study::Result& r, std::ostream& err) {
+void print_summary(const study::ResultSummary& r, std::ostream& err) {
     for (const auto& note : r.info.notes)
         err << "bifscope-cli: note: " << note << "\n";
     for (const auto& warning : r.info.warnings)
         err << "bifscope-cli: warning: " << warning << "\n";
-    std::size_t failed = 0;
-    for (auto s : r.status)
-        failed += study::is_failure(s);
     err << r.system_count << " systems in " << r.info.total_seconds << " s (" << r.info.backend << ", "
         << study::name_of(r.info.code_path) << ", "
-        << (r.info.precision == codegen::Precision::Float ? "float" : "double") << "); " << failed
+        << (r.info.precision == codegen::Precision::Float ? "float" : "double") << "); " << r.failed
         << " failed\n";
-}
-
-// Writes to a temporary file renamed at the end, so an interrupted write leaves no truncated result.
-int write_result(const study::Result& r, const std::string& study_json, const std::string& out_path,
-                 std::ostream& out, std::ostream& err) {
-    if (out_path.empty()) {
-        study::write_result_csv(out, r, study_json);
-        return out ? Success : IoFailure;
-    }
-    return write_atomically(
-        out_path, [&](std::ostream& file) { study::write_result_csv(file, r, study_json); }, err);
 }
 
 // The files the run reads: the study and, when it names one, its model file.
@@ -191,8 +185,26 @@ int run_job(std::shared_ptr<const study::ResolvedStudy> resolved, const RunArgum
         err << "bifscope-cli: the study is valid, but this build has no backend to run it\n";
         return RunFailed;
     }
+    const std::string study_json = study::write_study_json(resolved->study);
+    std::unique_ptr<StreamedOutput> streamed;
+    if (!a.out_path.empty()) {
+        try {
+            streamed = std::make_unique<StreamedOutput>(a.out_path, resolved->system_count(),
+                                                        resolved->study.analysis, study_json,
+                                                        study::Hdf5Options{a.compress ? 4 : 0});
+        } catch (const std::exception& e) {
+            err << "bifscope-cli: cannot write " << a.out_path << ": " << e.what() << "\n";
+            return IoFailure;
+        }
+    }
     ProgressPrinter printer(err);
     jobs::JobOptions options;
+    if (streamed) {
+        options.keep_result = false;
+        options.on_block = [&streamed](std::shared_ptr<const jobs::ResultBlock> block) {
+            streamed->push(std::move(block));
+        };
+    }
     options.backend = a.backend;
     options.threads = a.threads;
     if (!a.quiet) options.on_progress = [&printer](const study::Progress& p) { printer(p); };
@@ -215,8 +227,19 @@ int run_job(std::shared_ptr<const study::ResolvedStudy> resolved, const RunArgum
         break;
     }
     const auto result = job->result();
-    if (!a.quiet) print_summary(*result, err);
-    return write_result(*result, study::write_study_json(resolved->study), a.out_path, out, err);
+    if (!streamed) {
+        if (!a.quiet) print_summary(study::summarize(*result), err);
+        study::write_result_csv(out, *result, study_json);
+        return out ? Success : IoFailure;
+    }
+    try {
+        streamed->finish(result->info);
+    } catch (const std::exception& e) {
+        err << "bifscope-cli: cannot write " << a.out_path << ": " << e.what() << "\n";
+        return IoFailure;
+    }
+    if (!a.quiet) print_summary(streamed->summary(), err);
+    return Success;
 }
 
 } // namespace
@@ -238,6 +261,11 @@ int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return Success;
     }
     if (!a->out_path.empty()) {
+        if (is_hdf5_path(a->out_path) && !study::hdf5_output_available()) {
+            err << "bifscope-cli: cannot write " << a->out_path
+                << ": this build has no HDF5 output (install libhdf5-dev and configure again), use .csv\n";
+            return Usage;
+        }
         if (const int status =
                 check_output(a->out_path, input_files(*a, loaded.study, loaded.base_directory), err))
             return status;

@@ -23,6 +23,7 @@ struct Job::Shared {
 
     void run(const BackendRegistry& registry);
     study::Result run_on(study::Backend& backend, study::RunControl& control);
+    study::Result run_streamed(study::Backend& backend, study::RunControl& control);
     void finish(JobState final_state, std::shared_ptr<const study::Result> final_result, std::string why);
 };
 
@@ -110,6 +111,7 @@ void Job::Shared::finish(JobState final_state, std::shared_ptr<const study::Resu
 }
 
 study::Result Job::Shared::run_on(study::Backend& backend, study::RunControl& control) {
+    if (!options.keep_result) return run_streamed(backend, control);
     if (!options.progressive && !options.on_block) return backend.run(*study, control);
     // One system per thread first: the first pixels come as soon as one system can.
     const std::size_t first_block = std::clamp<std::size_t>(control.threads(), 2, 64);
@@ -125,6 +127,36 @@ study::Result Job::Shared::run_on(study::Backend& backend, study::RunControl& co
     setup.control = &control;
     setup.on_block = options.on_block;
     return run_in_passes(*study, plan, setup);
+}
+
+namespace {
+
+// An eighth of the memory budget per block (the block a backend fills, the one being written and
+// the backend's own buffers share the rest), from the size of one system's values.
+std::size_t stream_block_size(const study::ResolvedStudy& s, std::size_t budget_bytes) {
+    study::ResolvedStudy one = s;
+    one.grid = s.grid.subset({0});
+    const study::Result layout = study::allocate_result(one);
+    const std::size_t bytes =
+        sizeof(double) * (layout.axes.size() + layout.scalars.size() + 1 + layout.points.values.size()) +
+        sizeof(std::uint32_t) + sizeof(study::SystemStatus);
+    return std::clamp<std::size_t>(budget_bytes / 8 / bytes, 1024, std::size_t{1} << 22);
+}
+
+} // namespace
+
+study::Result Job::Shared::run_streamed(study::Backend& backend, study::RunControl& control) {
+    PassRunSetup setup;
+    setup.backend = &backend;
+    setup.cancel = &cancel;
+    setup.control = &control;
+    setup.on_block = options.on_block;
+    setup.keep_whole = false;
+    if (options.next_range) return run_ranges(*study, options.next_range, setup);
+    const std::size_t block = options.stream_block_systems != 0
+                                  ? options.stream_block_systems
+                                  : stream_block_size(*study, control.memory_budget_bytes());
+    return run_in_order(*study, block, setup);
 }
 
 void Job::Shared::run(const BackendRegistry& registry) {

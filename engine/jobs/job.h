@@ -16,6 +16,7 @@
 #pragma once
 
 #include "engine/jobs/backend_registry.h"
+#include "engine/jobs/block_range.h"
 #include "engine/jobs/result_block.h"
 #include "engine/study/backend.h"
 
@@ -55,6 +56,18 @@ struct JobOptions {
     // is false) and this backend supports the study, it computes provisional blocks while the
     // selected one compiles (see evaluator_stand_in()). May be null.
     std::shared_ptr<study::Backend> stand_in;
+
+    // Streaming (bifscope-cli run --out): with keep_result false, the job runs the systems in order,
+    // in blocks of consecutive systems, hands each to on_block (final, in system order) and keeps
+    // none, so a study far larger than memory holds only the blocks in flight; result() then holds
+    // system_count and info alone, no columns. A study that cannot be cut (continuation sweeps,
+    // basins, trajectories) comes as one block. Not with progressive.
+    bool keep_result = true;
+    // Streaming block size; 0: from the memory budget (an eighth of it per block, at most 2^22).
+    std::size_t stream_block_systems = 0;
+    // Streaming only: the ranges to run, one block each, instead of every system in order (a process
+    // of a distributed run asks its coordinator). The job ends when it returns nullopt.
+    RangeSource next_range;
 };
 
 class Job {

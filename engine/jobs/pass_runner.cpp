@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <numeric>
 #include <string>
 #include <thread>
 
@@ -24,7 +25,7 @@ class PassRunner {
         : study_(study), plan_(plan), setup_(setup), total_(study.system_count()) {}
 
     study::Result run() {
-        whole_ = study::allocate_result(study_);
+        whole_ = setup_.keep_whole ? study::allocate_result(study_) : summary_only();
         if (setup_.stand_in && !setup_.backend->ready(study_) && setup_.stand_in->supports(study_).available)
             preview_while_preparing();
         // A cancel between blocks shows in the next block's run, which returns at once.
@@ -35,7 +36,43 @@ class PassRunner {
         return std::move(whole_);
     }
 
+    study::Result run_in_order(std::size_t block_systems) {
+        whole_ = setup_.keep_whole ? study::allocate_result(study_) : summary_only();
+        const std::size_t step = allows_passes(study_) ? std::max<std::size_t>(block_systems, 1) : total_;
+        bool complete = !cancelled();
+        for (std::size_t begin = 0; complete && begin < total_; begin += step) {
+            PlannedBlock block;
+            block.systems.resize(std::min(step, total_ - begin));
+            std::iota(block.systems.begin(), block.systems.end(), begin);
+            complete = run_final_block(block);
+        }
+        whole_.info.complete = complete;
+        return std::move(whole_);
+    }
+
+    study::Result run_ranges(const RangeSource& next) {
+        whole_ = summary_only();
+        bool complete = !cancelled();
+        while (complete) {
+            const std::optional<SystemRange> range = next();
+            if (!range) break;
+            PlannedBlock block;
+            block.systems.resize(range->count);
+            std::iota(block.systems.begin(), block.systems.end(), range->first);
+            complete = run_final_block(block);
+        }
+        whole_.info.complete = complete;
+        return std::move(whole_);
+    }
+
   private:
+    study::Result summary_only() const {
+        study::Result r;
+        r.analysis = study_.study.analysis;
+        r.system_count = total_;
+        return r;
+    }
+
     bool cancelled() const { return setup_.cancel->load(); }
 
     std::string pass_label(const PlannedBlock& block, const study::Backend& backend, bool provisional) const {
@@ -79,7 +116,7 @@ class PassRunner {
     bool run_final_block(const PlannedBlock& block) {
         if (block.preview) return run_preview(block);
         study::Result r = run_block(block, *setup_.backend, *setup_.cancel, false, setup_.control->threads());
-        scatter_block(r, block.systems, whole_);
+        if (setup_.keep_whole) scatter_block(r, block.systems, whole_);
         merge_info(whole_.info, r.info);
         if (r.info.complete) {
             done_ += block.systems.size();
@@ -156,6 +193,17 @@ class PassRunner {
 };
 
 } // namespace
+
+study::Result run_in_order(const study::ResolvedStudy& study, std::size_t block_systems,
+                           const PassRunSetup& setup) {
+    const PassPlan plan;
+    return PassRunner(study, plan, setup).run_in_order(block_systems);
+}
+
+study::Result run_ranges(const study::ResolvedStudy& study, const RangeSource& next, const PassRunSetup& setup) {
+    const PassPlan plan;
+    return PassRunner(study, plan, setup).run_ranges(next);
+}
 
 study::Result run_in_passes(const study::ResolvedStudy& study, const PassPlan& plan,
                             const PassRunSetup& setup) {

@@ -10,6 +10,7 @@
 // those of preview blocks) only ever reach the block sink.
 #pragma once
 
+#include "engine/jobs/block_range.h"
 #include "engine/jobs/pass_plan.h"
 #include "engine/jobs/result_block.h"
 #include "engine/study/backend.h"
@@ -28,6 +29,8 @@ struct PassRunSetup {
     const std::atomic<bool>* cancel = nullptr;
     study::RunControl* control = nullptr; // the job's: progress over all passes goes there
     BlockSink on_block;                   // may be empty
+    // false: blocks go to on_block only and the returned result holds system_count and info alone.
+    bool keep_whole = true;
 };
 
 // The merged whole result (allocate_result's layout) with info.complete set. Throws what the
@@ -35,5 +38,14 @@ struct PassRunSetup {
 // the interrupted block keep their values; the rest are NotRun.
 study::Result run_in_passes(const study::ResolvedStudy& study, const PassPlan& plan,
                             const PassRunSetup& setup);
+
+// Runs the systems in order, in blocks of `block_systems` consecutive systems (one block when the
+// study does not allow cutting, see allows_passes), each published as final; no stand-in.
+study::Result run_in_order(const study::ResolvedStudy& study, std::size_t block_systems,
+                           const PassRunSetup& setup);
+
+// Runs the ranges `next` gives, one block each, published as final, until it gives nullopt; the
+// returned result holds what run_in_order's does (setup.keep_whole must be false).
+study::Result run_ranges(const study::ResolvedStudy& study, const RangeSource& next, const PassRunSetup& setup);
 
 } // namespace bif::jobs

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace bif::study {
@@ -40,38 +41,7 @@ void write_cell_text(std::ostream& out, std::string_view text) {
     out << '"';
 }
 
-void write_comment_block(std::ostream& out, const Result& r, std::string_view study_json) {
-    const RunInfo& info = r.info;
-    std::size_t failed = 0;
-    for (auto s : r.status)
-        failed += is_failure(s);
-    out << "# bifscope result\n";
-    out << "# analysis: " << name_of(r.analysis) << "\n";
-    out << "# backend: " << info.backend << (info.device.empty() ? "" : " (" + info.device + ")") << ", "
-        << (info.precision == codegen::Precision::Float ? "float" : "double")
-        << ", code: " << name_of(info.code_path)
-        << (info.code_note.empty() ? "" : " (" + info.code_note + ")") << "\n";
-    out << "# systems: " << r.system_count << ", ok: " << r.count(SystemStatus::Ok) << ", failed: " << failed
-        << ", not run: " << r.count(SystemStatus::NotRun) << "\n";
-    out << "# complete: "
-        << (info.complete ? "yes" : "no (cancelled; rows with status not_run hold no values)") << "\n";
-    out << "# seconds: compile " << info.compile_seconds << ", run " << info.run_seconds << ", total "
-        << info.total_seconds << "\n";
-    for (const auto& note : info.notes)
-        out << "# note: " << note << "\n";
-    for (const auto& warning : info.warnings)
-        out << "# warning: " << warning << "\n";
-    out << "# study:\n";
-    std::size_t begin = 0;
-    while (begin < study_json.size()) {
-        std::size_t end = study_json.find('\n', begin);
-        if (end == std::string_view::npos) end = study_json.size();
-        out << "# " << study_json.substr(begin, end - begin) << "\n";
-        begin = end + 1;
-    }
-}
-
-void write_header(std::ostream& out, const Result& r) {
+void write_header_row(std::ostream& out, const Result& r) {
     bool first = true;
     auto cell = [&](std::string_view name) {
         if (!first) out << ',';
@@ -123,32 +93,37 @@ class NumberTextCache {
     std::uint64_t mask_;
 };
 
-// Rows are formatted into one large buffer handed to the stream in big writes: inserting each value
-// and comma into the stream (a sentry and virtual calls each time) cost more than formatting them.
-class RowWriter {
+// Formats the rows of a range of systems into a buffer of its own, so that several formatters can
+// work on neighbouring ranges at once; the caller writes their buffers out in order. Values go
+// straight into the buffer: inserting each value and comma into a stream (a sentry and virtual
+// calls each time) cost more than formatting them.
+class RowFormatter {
   public:
-    RowWriter(std::ostream& out, const Result& r)
-        : out_(out), r_(r), axis_text_(r.axes.size(), NumberTextCache(4096)),
+    explicit RowFormatter(const Result& r)
+        : r_(r), axis_text_(r.axes.size(), NumberTextCache(4096)),
           scalar_text_(r.scalars.size(), NumberTextCache(1)) {
         prefix_.resize((r.axes.size() + r.scalars.size()) * (max_number_chars + 1) + 64);
-        const std::size_t row_bound =
-            prefix_.size() + max_index_chars + (r.points.width() + 2) * (max_number_chars + 1);
-        buffer_.resize(std::max<std::size_t>(std::size_t{1} << 20, 4 * row_bound));
-        at_ = buffer_.data();
-        row_bound_ = row_bound;
+        row_bound_ = prefix_.size() + max_index_chars + (r.points.width() + 2) * (max_number_chars + 1);
     }
-    RowWriter(const RowWriter&) = delete;
-    RowWriter& operator=(const RowWriter&) = delete;
 
-    void write_system(std::size_t system) {
+    // Upper bound of one row's length.
+    std::size_t row_bound() const { return row_bound_; }
+
+    void format(std::size_t begin, std::size_t end) {
+        for (std::size_t system = begin; system < end; ++system)
+            format_system(system);
+    }
+    std::string_view text() const { return {text_.data(), used_}; }
+    void clear() { used_ = 0; }
+
+  private:
+    void format_system(std::size_t system) {
         format_prefix(system);
         const PointBlock& points = r_.points;
         if (points.width() == 0) {
-            char* at = room();
-            at = put_prefix(at);
+            char* at = put_prefix(room());
             *at++ = '\n';
-            at_ = at;
-            return;
+            return commit(at);
         }
         const std::size_t rows = points.rows_filled.empty() ? 0 : points.rows_filled[system];
         if (rows == 0) {
@@ -156,8 +131,7 @@ class RowWriter {
             std::memset(at, ',', points.width() + 1);
             at += points.width() + 1;
             *at++ = '\n';
-            at_ = at;
-            return;
+            return commit(at);
         }
         const double* values = &points.values[system * points.rows_per_system * points.width()];
         for (std::size_t row = 0; row < rows; ++row) {
@@ -169,16 +143,10 @@ class RowWriter {
                 at = put_number(at, *values++);
             }
             *at++ = '\n';
-            at_ = at;
+            commit(at);
         }
     }
 
-    void flush() {
-        out_.write(buffer_.data(), at_ - buffer_.data());
-        at_ = buffer_.data();
-    }
-
-  private:
     // The swept values, status and scalars: the same text on every row of a system.
     void format_prefix(std::size_t system) {
         char* at = prefix_.data();
@@ -209,31 +177,97 @@ class RowWriter {
 
     // Space for one more row of at most row_bound_ characters.
     char* room() {
-        if (static_cast<std::size_t>(buffer_.data() + buffer_.size() - at_) < row_bound_) flush();
-        return at_;
+        if (text_.size() - used_ < row_bound_)
+            text_.resize(std::max(2 * text_.size(), used_ + 4 * row_bound_));
+        return text_.data() + used_;
     }
+    void commit(char* end) { used_ = static_cast<std::size_t>(end - text_.data()); }
 
-    std::ostream& out_;
     const Result& r_;
     std::vector<NumberTextCache> axis_text_;
     std::vector<NumberTextCache> scalar_text_;
     std::array<std::string_view, 256> status_names_{};
     std::vector<char> prefix_;
     std::size_t prefix_length_ = 0;
-    std::vector<char> buffer_;
-    char* at_ = nullptr;
+    std::vector<char> text_;
+    std::size_t used_ = 0;
     std::size_t row_bound_ = 0;
 };
 
+constexpr std::size_t chunk_text_bytes = std::size_t{1} << 20;
+
+unsigned formatting_threads(unsigned requested, std::size_t systems) {
+    const unsigned available = requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<unsigned>(std::min<std::size_t>(available, std::max<std::size_t>(systems, 1)));
+}
+
 } // namespace
 
-void write_result_csv(std::ostream& out, const Result& result, std::string_view study_json) {
-    write_comment_block(out, result, study_json);
-    write_header(out, result);
-    RowWriter rows(out, result);
-    for (std::size_t system = 0; system < result.system_count; ++system)
-        rows.write_system(system);
-    rows.flush();
+void write_csv_comment_block(std::ostream& out, const ResultSummary& summary, std::string_view study_json) {
+    const RunInfo& info = summary.info;
+    out << "# bifscope result\n";
+    out << "# analysis: " << name_of(summary.analysis) << "\n";
+    out << "# backend: " << info.backend << (info.device.empty() ? "" : " (" + info.device + ")") << ", "
+        << (info.precision == codegen::Precision::Float ? "float" : "double")
+        << ", code: " << name_of(info.code_path)
+        << (info.code_note.empty() ? "" : " (" + info.code_note + ")") << "\n";
+    out << "# systems: " << summary.system_count << ", ok: " << summary.ok << ", failed: " << summary.failed
+        << ", not run: " << summary.not_run << "\n";
+    out << "# complete: "
+        << (info.complete ? "yes" : "no (cancelled; rows with status not_run hold no values)") << "\n";
+    out << "# seconds: compile " << info.compile_seconds << ", run " << info.run_seconds << ", total "
+        << info.total_seconds << "\n";
+    for (const auto& note : info.notes)
+        out << "# note: " << note << "\n";
+    for (const auto& warning : info.warnings)
+        out << "# warning: " << warning << "\n";
+    out << "# study:\n";
+    std::size_t begin = 0;
+    while (begin < study_json.size()) {
+        std::size_t end = study_json.find('\n', begin);
+        if (end == std::string_view::npos) end = study_json.size();
+        out << "# " << study_json.substr(begin, end - begin) << "\n";
+        begin = end + 1;
+    }
+}
+
+void write_csv_header(std::ostream& out, const Result& layout) {
+    write_header_row(out, layout);
+}
+
+// Rounds of `threads` chunks of neighbouring systems, each about chunk_text_bytes of text at most,
+// formatted at once and written in order.
+void write_csv_rows(std::ostream& out, const Result& block, unsigned threads) {
+    const std::size_t systems = block.system_count;
+    const unsigned count = formatting_threads(threads, systems);
+    std::vector<RowFormatter> formatters(count, RowFormatter(block));
+    const std::size_t system_bound =
+        formatters[0].row_bound() * std::max<std::size_t>(block.points.rows_per_system, 1);
+    const std::size_t chunk = std::max<std::size_t>(1, chunk_text_bytes / system_bound);
+    for (std::size_t begin = 0; begin < systems; begin += chunk * count) {
+        auto format = [&](unsigned t) {
+            const std::size_t from = std::min(systems, begin + t * chunk);
+            formatters[t].format(from, std::min(systems, from + chunk));
+        };
+        std::vector<std::thread> helpers;
+        for (unsigned t = 1; t < count && begin + t * chunk < systems; ++t)
+            helpers.emplace_back(format, t);
+        format(0);
+        for (auto& helper : helpers)
+            helper.join();
+        for (auto& formatter : formatters) {
+            const std::string_view text = formatter.text();
+            out.write(text.data(), static_cast<std::streamsize>(text.size()));
+            formatter.clear();
+        }
+    }
+}
+
+void write_result_csv(std::ostream& out, const Result& result, std::string_view study_json,
+                      unsigned threads) {
+    write_csv_comment_block(out, summarize(result), study_json);
+    write_csv_header(out, result);
+    write_csv_rows(out, result, threads);
 }
 
 } // namespace bif::study

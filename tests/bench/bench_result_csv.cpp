@@ -3,7 +3,8 @@
 // shapes: a bifurcation-like result (1 axis, a direction, 2 point columns, 32 rows per system, 10^5
 // systems) and a map-like one (2 grid axes, 4 scalar columns, 10^6 systems). Output goes to a stream
 // whose buffer counts bytes and drops them, as a file stream would hand them to the disk, so the
-// times are formatting alone; each writer runs `repeats` times and the best run counts.
+// times are formatting alone; each writer runs `repeats` times and the best run counts. The writer
+// formats rows on every hardware thread; "1 thread" shows what one core does.
 //
 //   bench_result_csv [repeats=3]
 #include "engine/study/result_csv.h"
@@ -18,6 +19,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <thread>
 
 using namespace bif::study;
 
@@ -129,19 +131,25 @@ double best_seconds(const Writer& write, const Result& r, int repeats, std::size
 
 int main(int argc, char** argv) {
     const int repeats = argc > 1 ? std::atoi(argv[1]) : 3;
-    std::printf("%-14s %10s %12s %14s %14s %7s\n", "result", "rows", "MB", "before rows/s", "after rows/s",
-                "ratio");
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    std::printf("%-14s %10s %8s %14s %14s %7s %14s %7s (%u threads)\n", "result", "rows", "MB",
+                "before rows/s", "1 thread", "ratio", "all threads", "ratio", threads);
     bool same_size = true;
     for (const auto& [name, result] :
          {std::pair{"bifurcation", bifurcation_like()}, std::pair{"map", map_like()}}) {
-        std::size_t bytes_before = 0, bytes_after = 0;
+        std::size_t bytes_before = 0, bytes_one = 0, bytes_all = 0;
         const double before =
             best_seconds(reference::write_result_csv_reference, result, repeats, bytes_before);
-        const double after = best_seconds(write_result_csv, result, repeats, bytes_after);
+        const double one = best_seconds([](std::ostream& out, const Result& r,
+                                           std::string_view json) { write_result_csv(out, r, json, 1); },
+                                        result, repeats, bytes_one);
+        const double all = best_seconds(
+            [](std::ostream& out, const Result& r, std::string_view json) { write_result_csv(out, r, json); },
+            result, repeats, bytes_all);
         const double rows = static_cast<double>(row_count(result));
-        std::printf("%-14s %10.0f %12.1f %14.3g %14.3g %6.1fx\n", name, rows, bytes_after / 1e6,
-                    rows / before, rows / after, before / after);
-        same_size = same_size && bytes_before == bytes_after;
+        std::printf("%-14s %10.0f %8.1f %14.3g %14.3g %6.1fx %14.3g %6.1fx\n", name, rows, bytes_all / 1e6,
+                    rows / before, rows / one, before / one, rows / all, before / all);
+        same_size = same_size && bytes_before == bytes_one && bytes_before == bytes_all;
     }
     if (!same_size) std::printf("the two writers wrote different byte counts\n");
     return same_size ? 0 : 1;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -85,6 +86,12 @@ namespace {
 std::string csv_of(const Result& r, std::string_view study_json) {
     std::ostringstream out;
     write_result_csv(out, r, study_json);
+    return out.str();
+}
+
+std::string csv_of_threads(const Result& r, unsigned threads) {
+    std::ostringstream out;
+    write_result_csv(out, r, "{}", threads);
     return out.str();
 }
 
@@ -253,4 +260,119 @@ TEST_CASE("CSV: the buffered writer's bytes equal the old writer's", "[study][cs
         r.status = {SystemStatus::Ok, SystemStatus::InvalidSetup, SystemStatus::SectionNotReached};
         CHECK(csv_of(r, study) == reference_csv_of(r, study));
     }
+}
+
+// Every number read back with std::from_chars (an independent parser) has the bits it was written
+// from; NaN is an empty cell.
+namespace {
+
+std::vector<double> round_trip_values(std::size_t count) {
+    using limits = std::numeric_limits<double>;
+    std::vector<double> values = {0.0,
+                                  -0.0,
+                                  limits::denorm_min(),
+                                  -limits::denorm_min(),
+                                  limits::min(),
+                                  std::nextafter(limits::min(), 0.0),
+                                  limits::max(),
+                                  -limits::max(),
+                                  1e-300,
+                                  1e300,
+                                  1e5,
+                                  99999.0,
+                                  -1e5,
+                                  1e-5,
+                                  123456.0,
+                                  0.1,
+                                  1e21,
+                                  1e22};
+    std::mt19937_64 rng(20261123);
+    while (values.size() < count) {
+        const std::uint64_t bits = rng();
+        double d;
+        std::memcpy(&d, &bits, sizeof d);
+        if (!std::isnan(d)) values.push_back(d);
+        // Subnormals: a zero exponent field with a random mantissa.
+        const std::uint64_t subnormal = rng() & ((std::uint64_t{1} << 52) - 1);
+        std::memcpy(&d, &subnormal, sizeof d);
+        values.push_back(rng() % 2 ? d : -d);
+    }
+    return values;
+}
+
+std::uint64_t bits_of(double d) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+std::vector<std::string_view> cells_of(std::string_view line) {
+    std::vector<std::string_view> cells;
+    for (std::size_t begin = 0;;) {
+        const std::size_t comma = line.find(',', begin);
+        cells.push_back(line.substr(begin, comma == std::string_view::npos ? comma : comma - begin));
+        if (comma == std::string_view::npos) return cells;
+        begin = comma + 1;
+    }
+}
+
+// Parses a cell as from_chars does, empty as NaN; fails the test on anything but a whole number.
+double parse_cell(std::string_view cell) {
+    if (cell.empty()) return missing_value;
+    double d = 0.0;
+    const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), d);
+    REQUIRE(ec == std::errc());
+    REQUIRE(end == cell.data() + cell.size());
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("CSV: every number reads back bit for bit", "[study][csv]") {
+    const std::vector<double> values = round_trip_values(30000);
+    const std::size_t systems = values.size() / 3;
+    Result r;
+    r.analysis = AnalysisKind::ParameterMap;
+    r.system_count = systems;
+    r.axes = {{"p", {}}};
+    r.scalars = {{"s", {}}};
+    r.status.assign(systems, SystemStatus::Ok);
+    r.points.columns = {"y"};
+    r.points.rows_per_system = 1;
+    r.points.rows_filled.assign(systems, 1);
+    for (std::size_t s = 0; s < systems; ++s) {
+        r.axes[0].values.push_back(values[3 * s]);
+        // Every fifth scalar missing: an empty cell that must read back as missing.
+        r.scalars[0].values.push_back(s % 5 == 0 ? missing_value : values[3 * s + 1]);
+        r.points.values.push_back(values[3 * s + 2]);
+    }
+    for (unsigned threads : {1u, 3u}) {
+        std::istringstream in(csv_of_threads(r, threads));
+        std::string line;
+        while (std::getline(in, line) && line.rfind("p,status", 0) != 0) {
+        }
+        std::size_t system = 0;
+        for (; std::getline(in, line); ++system) {
+            const auto cells = cells_of(line);
+            REQUIRE(cells.size() == 5);
+            CHECK(bits_of(parse_cell(cells[0])) == bits_of(r.axes[0].values[system]));
+            CHECK(cells[1] == "ok");
+            const double scalar = parse_cell(cells[2]);
+            if (system % 5 == 0)
+                CHECK(std::isnan(scalar));
+            else
+                CHECK(bits_of(scalar) == bits_of(r.scalars[0].values[system]));
+            CHECK(cells[3] == "0");
+            CHECK(bits_of(parse_cell(cells[4])) == bits_of(r.points.values[system]));
+        }
+        CHECK(system == systems);
+    }
+}
+
+TEST_CASE("CSV: the text does not depend on the formatting thread count", "[study][csv]") {
+    const Result r = mixed_result(30000, 6, 2, 9);
+    const std::string one = csv_of_threads(r, 1);
+    CHECK(one.size() > (std::size_t{2} << 20)); // several chunks per thread
+    for (unsigned threads : {2u, 5u, 0u})
+        CHECK(csv_of_threads(r, threads) == one);
 }
