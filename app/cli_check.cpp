@@ -14,8 +14,8 @@ std::string count(std::size_t n, const char* one, const char* many) {
 }
 
 std::string summary(const model::Model& m) {
-    std::string s = count(m.num_states(), "state", "states") + ", " +
-                    count(m.num_parameters(), "parameter", "parameters");
+    std::string s = std::string(m.is_map() ? "map: " : "flow: ") + count(m.num_states(), "state", "states") +
+                    ", " + count(m.num_parameters(), "parameter", "parameters");
     if (!m.derived.empty()) s += " (+" + std::to_string(m.derived.size()) + " derived)";
     return s + ", " + count(m.events.size(), "event", "events") + ", " +
            count(m.aux.size(), "aux quantity", "aux quantities");

@@ -91,6 +91,10 @@ std::optional<BatchSettings> read_settings(const model::Model& m, std::ostream& 
     if (const model::Option* o = m.option("output")) s.output = o->value;
     const char meth = method_letter(m);
     s.fixed_step = std::string_view("remaby").find(meth) != std::string_view::npos;
+    if (m.is_map()) { // one iterate per unit time: XPPAUT 6.11 ignores DT for a map (measured)
+        s.dt = 1.0;
+        s.fixed_step = true;
+    }
     if (!(s.dt > 0.0) || !(s.total > 0.0)) {
         err << "bifscope-cli: " << m.file << ": batch runs need positive dt and total (got dt=" << s.dt
             << ", total=" << s.total << "); backwards integration is not supported\n";
@@ -179,7 +183,7 @@ std::shared_ptr<const study::ResolvedStudy> resolve(const model::Model& m, const
     st.trajectory.t_end = samples.back().t;
     st.trajectory.output_count = static_cast<int>(samples.size());
     // XPPAUT's defaults where the model sets nothing (a study's own are stricter): RK4, DT 0.05.
-    if (!m.option("meth")) st.solver.method = study::Method::Rk4;
+    if (!m.option("meth") && !m.is_map()) st.solver.method = study::Method::Rk4;
     st.solver.initial_step = dt;
     // XPPAUT's tolerances where the model sets none (a study's own are stricter).
     if (!m.option("tol")) st.solver.rtol.all = 1e-3;

@@ -5,6 +5,7 @@ add_library(bifscope_cpu_backend STATIC
   ensemble_runner.cpp
   evaluator_study_program.cpp
   evaluator_rk4.cpp
+  evaluator_iteration.cpp
   evaluator_rkck45.cpp
   evaluator_dopri5.cpp
   evaluator_rkc.cpp

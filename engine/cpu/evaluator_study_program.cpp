@@ -38,6 +38,8 @@ std::unique_ptr<StudyProgram> make_evaluator_program(const study::ResolvedStudy&
         return detail::make_evaluator_for<ensemble::methods::Rosenbrock23>(host, s);
     case study::Method::Rodas4:
         return detail::make_evaluator_for<ensemble::methods::Rodas4>(host, s);
+    case study::Method::Iteration:
+        return detail::make_evaluator_for<ensemble::methods::Iteration>(host, s);
     }
     return detail::make_evaluator_for<ensemble::methods::Rkck45>(host, s);
 }

@@ -66,6 +66,8 @@ const char* method_tag(study::Method method) {
         return "Rosenbrock23";
     case study::Method::Rodas4:
         return "Rodas4";
+    case study::Method::Iteration:
+        return "Iteration";
     }
     return "Rkck45";
 }
@@ -87,7 +89,7 @@ SpecStorage::SpecStorage(const study::ResolvedStudy& r) {
     sp.max_growth = s.solver.max_growth;
     sp.max_shrink = s.solver.min_shrink;
     sp.max_steps = s.solver.max_steps;
-    sp.adaptive = s.solver.method != study::Method::Rk4;
+    sp.adaptive = s.solver.method != study::Method::Rk4 && s.solver.method != study::Method::Iteration;
     sp.t0 = s.t0;
     sp.parameters = parameters_.data();
     sp.parameter_count = static_cast<int>(parameters_.size());

@@ -68,6 +68,9 @@ struct Declarations {
     std::vector<ParameterSet> sets;
     std::vector<std::string> comments;
     std::vector<DefinitionRef> definitions; // every named definition, in file order
+    // Where the file first made itself a map (x(t+1)=..., or `@ meth=discrete`); absent for a flow.
+    std::optional<SourcePos> map_form;
+    bool has_prime_form = false; // some x'=... or dx/dt=... line
 };
 
 } // namespace bif::model::detail

@@ -23,7 +23,7 @@ struct SourcePos {
 struct StateVariable {
     std::string name;     // as first written (display); lookups are case-insensitive
     double initial = 0.0; // XPPAUT: unset initial values are 0
-    sym::NodeId rhs = 0;  // dy/dt
+    sym::NodeId rhs = 0;  // dy/dt; in a map, the next value y(t+1)
     SourcePos where;
 };
 
@@ -65,9 +65,9 @@ struct Event {
 
 // One `@ name=value` pair.
 struct Option {
-    std::string name;      // canonical lower-case name ("total", "dt", "meth", "poimap", ...)
-    std::string written;   // as written
-    std::string value;     // as written
+    std::string name;    // canonical lower-case name ("total", "dt", "meth", "poimap", ...)
+    std::string written; // as written
+    std::string value;   // as written
     bool used_by_bifscope = false;
     SourcePos where;
 };
@@ -88,8 +88,13 @@ struct ParameterSet {
     SourcePos where;
 };
 
+// A flow is a system of ODEs; a map is a difference equation y(t+1) = f(t, y), written x(t+1)=...
+// or x'=... with `@ meth=discrete` (XPPAUT's reading), whose time counts iterates.
+enum class ModelKind { Flow, Map };
+
 struct Model {
     std::string file;
+    ModelKind kind = ModelKind::Flow;
     sym::ExprPool pool;
     std::vector<StateVariable> states;
     std::vector<Parameter> parameters;
@@ -104,6 +109,7 @@ struct Model {
     std::vector<ParameterSet> sets;
     std::vector<std::string> comments; // `"` lines, active comments included, as text
 
+    bool is_map() const { return kind == ModelKind::Map; }
     std::size_t num_states() const { return states.size(); }
     std::size_t num_parameters() const { return parameters.size(); }
     std::size_t num_param_slots() const { return parameters.size() + derived.size(); }

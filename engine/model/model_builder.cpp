@@ -29,6 +29,7 @@ class ModelBuilder {
         build_aux();
         build_events();
         copy_options_and_text();
+        model_.kind = d_.map_form ? ModelKind::Map : ModelKind::Flow;
         if (d_.odes.empty() && !sink_.has_errors()) {
             sink_.error("E-no-ode", {}, "the model has no differential equation (x'=... or dx/dt=...)");
         }

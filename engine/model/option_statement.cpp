@@ -65,11 +65,9 @@ void read_option(const LogicalLine& line, const Item& item, Declarations& out, D
     }
     o.used_by_bifscope = option_used_by_bifscope(o.name);
     o.where = line.pos(item.begin);
-    if (o.name == "meth" && (o.value[0] == 'd' || o.value[0] == 'D')) {
-        sink.error("E-map", line.pos(item.begin + eq + 1),
-                   "`meth=discrete` makes the model a map (difference equation); maps are not supported by "
-                   "Bifscope yet");
-    }
+    // XPPAUT 6.11 reads any method starting with d as `discrete`: the model is a map
+    if (o.name == "meth" && (o.value[0] == 'd' || o.value[0] == 'D') && !out.map_form)
+        out.map_form = line.pos(item.begin + eq + 1);
     out.options.push_back(std::move(o));
 }
 

@@ -76,6 +76,7 @@ class Classifier {
         auto kind = [&](std::size_t i) { return i < n ? t[i].kind : TokenKind::End; };
         const SourcePos where = lhs.pos(0);
         if (n == 2 && kind(0) == TokenKind::Name && kind(1) == TokenKind::Prime) {
+            out_.has_prime_form = true;
             ode(t[0].text, where, line, eq);
             return true;
         }
@@ -88,6 +89,7 @@ class Classifier {
             if (t[0].text.size() == 1) {
                 sink_.error("E-ode-name", where, "this ODE has no variable name: write dx/dt=...");
             } else {
+                out_.has_prime_form = true;
                 ode(t[0].text.substr(1), lhs.pos(t[0].offset + 1), line, eq);
             }
             return true;
@@ -123,8 +125,13 @@ class Classifier {
         if (n == 6 && t[2].kind == TokenKind::Name && iequals(t[2].text, "t") &&
             t[3].kind == TokenKind::Plus && t[4].kind == TokenKind::Number &&
             t[5].kind == TokenKind::RightParen) {
-            sink_.error("E-map", where,
-                        "maps (difference equations x(t+1)=...) are not supported by Bifscope yet");
+            if (t[4].value != 1.0) {
+                sink_.error("E-map-shift", lhs.pos(t[4].offset),
+                            "a map gives the next value: write " + t[0].text + "(t+1)=...");
+                return;
+            }
+            if (!out_.map_form) out_.map_form = where;
+            ode(t[0].text, where, line, eq);
             return;
         }
         FunctionDeclaration f;

@@ -28,7 +28,8 @@ std::span<const EnumName<Method>> enum_names() {
                                                  {Method::Dopri5, "dopri5"},
                                                  {Method::Rkc, "rkc"},
                                                  {Method::Rosenbrock23, "rosenbrock23"},
-                                                 {Method::Rodas4, "rodas4"}};
+                                                 {Method::Rodas4, "rodas4"},
+                                                 {Method::Iteration, "iteration"}};
     return table;
 }
 

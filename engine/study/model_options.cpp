@@ -62,7 +62,7 @@ MethodChoice method_for(std::string_view value) {
         return {Method::Rk4, "this fixed-step method is not available; fixed-step Runge-Kutta 4 with "
                              "the same dt"};
     case 'd':
-        return {std::nullopt, "discrete maps are not supported"};
+        return {Method::Iteration, "a map (difference equation), iterated"};
     case 'v':
         return {std::nullopt, "Volterra integral equations are not supported"};
     default:
@@ -136,6 +136,7 @@ struct OptionReader {
     // DT is RK4's fixed step and the first step of the adaptive methods; XPPAUT integrates
     // backwards for a negative DT, which a study cannot.
     void steps() {
+        if (model.is_map()) return; // a map steps one iterate at a time; XPPAUT ignores DT there
         if (auto v = positive("dt")) {
             out.study.solver.initial_step = *v;
             use("solver.initial_step", *option("dt"), "solver initial step (rk4's fixed step)");
@@ -280,6 +281,12 @@ ModelDefaults model_defaults(const model::Model& model) {
     reader.section();
     reader.plotted();
     reader.not_used();
+    if (model.is_map()) {
+        out.study.solver.method = Method::Iteration;
+        out.study.solver.initial_step = 1.0;
+        set_all_sections(out.study,
+                         Section{SectionKind::Stroboscopic, "1", "", CrossingDirection::Rising, 0.0});
+    }
     return out;
 }
 

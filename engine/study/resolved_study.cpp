@@ -49,6 +49,34 @@ void check_period_sign(const ResolvedStudy& r, Problems& problems) {
     }
 }
 
+// A map is iterated: the iteration method with one iterate per unit step (XPPAUT ignores DT for a
+// map), and a stroboscopic section left without a period samples every iterate. A file that gives
+// no method gets the iteration.
+void fill_map_settings(Study& s, bool method_given) {
+    if (!method_given) s.solver.method = Method::Iteration;
+    s.solver.initial_step = 1.0;
+    s.solver.max_step = 0.0;
+    const std::string one_iterate(1, '1');
+    for (Section* section : {&s.bifurcation.section, &s.map.section, &s.basins.section})
+        if (section->kind == SectionKind::Stroboscopic && section->period.empty())
+            section->period = one_iterate;
+}
+
+// The iteration method runs maps only, and maps run only by it.
+void check_method_fits_model(const Study& s, const model::Model& m, Problems& problems) {
+    const bool iteration = s.solver.method == Method::Iteration;
+    if (m.is_map() && !iteration) {
+        std::string message = "the model is a map (difference equation): its method is \"iteration\", not \"";
+        message += name_of(s.solver.method);
+        message += '"';
+        problems.push_back({ProblemSeverity::Error, "solver.method", std::move(message)});
+    }
+    if (!m.is_map() && iteration)
+        problems.push_back({ProblemSeverity::Error, "solver.method",
+                            "\"iteration\" iterates maps; this model is a flow (differential equations): "
+                            "choose an integration method"});
+}
+
 } // namespace
 
 bool ResolvedStudy::is_continuation() const {
@@ -120,7 +148,9 @@ ResolveResult resolve_study(const Study& study, const std::string& base_director
     std::optional<model::Model> parsed;
     if (study.model.path.empty() != study.model.text.empty()) {
         parsed = load_model(study, base_directory, model_problems);
+        const bool method_given = !filled.given || filled.given->count("solver.method");
         if (parsed) taken = apply_model_defaults(filled, *parsed);
+        if (parsed && parsed->is_map()) fill_map_settings(filled, method_given);
     }
     result.problems = check_study_values(filled);
     result.problems.insert(result.problems.end(), model_problems.begin(), model_problems.end());
@@ -131,6 +161,7 @@ ResolveResult resolve_study(const Study& study, const std::string& base_director
     resolved->study = std::move(filled);
     resolved->base_directory = base_directory;
     resolved->model = model;
+    check_method_fits_model(resolved->study, *model, result.problems);
     detail::resolve_names(*resolved, result.problems);
     detail::resolve_formulas(*model, *resolved, result.problems);
     if (model->num_states() == 0)

@@ -25,7 +25,8 @@ inline constexpr int current_schema_version = 1;
 enum class AnalysisKind { Bifurcation, Lyapunov, ParameterMap, Basins, Trajectory };
 enum class SweepTarget { Parameter, InitialValue };
 enum class SweepScale { Linear, Log };
-enum class Method { Rk4, Rkck45, Dopri5, Rkc, Rosenbrock23, Rodas4 };
+// Iteration steps a map (model kind map) one iterate per unit time; it is the only method for maps.
+enum class Method { Rk4, Rkck45, Dopri5, Rkc, Rosenbrock23, Rodas4, Iteration };
 enum class PrecisionChoice { Auto, Float, Double };
 enum class BackendChoice { Auto, Cpu, Cuda };
 enum class SectionKind { Stroboscopic, Event };

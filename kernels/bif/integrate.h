@@ -563,6 +563,26 @@ BIF_HD Status fixed_steps_without_events(const Model& m, Stepper& stepper, Syste
 
 } // namespace detail
 
+namespace detail {
+
+// Steppers that iterate a map (bif/steppers/iteration.h) declare `steps_iterates`: their events are
+// tested at the iterates by iterate_with_events, defined there.
+template <class S, class = void>
+struct steps_iterates {
+    static constexpr bool value = false;
+};
+template <class S>
+struct steps_iterates<S, decltype(void(S::steps_iterates))> {
+    static constexpr bool value = S::steps_iterates;
+};
+template <class Model, class Stepper, class Observer>
+BIF_HD Status iterate_with_events(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
+                                  typename Model::real t_end, int max_attempts,
+                                  const EventSettings<typename Model::real, Model::num_events>& ev,
+                                  Observer& obs);
+
+} // namespace detail
+
 // The steps of integrate(), after integrate_begin returned Status::Running: at most max_attempts
 // attempted steps (set.max_steps in integrate(); an ensemble program passes its slice budget, so
 // that the settings themselves can stay shared and read-only).
@@ -578,6 +598,8 @@ BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s
             return detail::fixed_steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
         return detail::steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
     }
+    if constexpr (detail::steps_iterates<Stepper>::value)
+        return detail::iterate_with_events(m, st, s, p, t_end, max_attempts, ev, obs);
     using real = typename Model::real;
     constexpr int N = Model::num_states;
     const int n = m.dimension();

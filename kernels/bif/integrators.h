@@ -6,6 +6,7 @@
 #include "bif/integrate.h"
 #include "bif/lyapunov.h"
 #include "bif/steppers/dopri5.h"
+#include "bif/steppers/iteration.h"
 #include "bif/steppers/rk4.h"
 #include "bif/steppers/rkc.h"
 #include "bif/steppers/rkck45.h"

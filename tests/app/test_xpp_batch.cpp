@@ -144,6 +144,11 @@ TEST_CASE("every bundled model's batch run matches XPPAUT's output.dat", "[cli][
         {"keller_miksis", {INFINITY, 0.0, 5e-6}},
         {"pleiades", {INFINITY, 0.0, 5e-6}},
         {"robertson", {INFINITY, 0.0, 5e-6}},
+        // Maps, iterate for iterate; chaotic ones up to where round-off (1e-16 e^(lambda n)) stays small
+        {"logistic", {100.0}},        // r = 3.7, lambda ~ 0.35 per iterate
+        {"henon", {30.0}},            // lambda ~ 0.42
+        {"standard_map", {40.0}},     // mixed phase space at k ~ 0.97
+        {"coupled_logistic", {40.0}}, // r = 3.8, lambda ~ 0.43
     };
     for (const Case& c : cases) {
         SECTION(c.model) {
@@ -182,6 +187,14 @@ TEST_CASE("the @ options shape the rows as in XPPAUT", "[cli][xppaut]") {
         {"adaptive",
          "x'=1\ny'=y\ny(0)=1\n@ total=3,dt=0.1,meth=qualrk,njmp=4,tol=1e-9,atol=1e-9,output=y.dat\ndone\n",
          "y.dat"},
+        // maps: x(t+1) and meth=discrete forms, dt ignored, t0 and trans in iterates, njmp, derived
+        // parameters, a parameter without a value, user functions, t in formulas, aux columns
+        {"map_forms",
+         "par r=3.2, q\n!s=r/2\nf(u)=2*s*u*(1-u)+q*t\nx(t+1)=f(x)\ny'=0.5*y+x\naux w=t+x\n"
+         "init x=0.2, y=1\n@ total=23,dt=0.3,njmp=2,t0=3,trans=6\ndone\n",
+         "output.dat"},
+        {"map_discrete", "par a=0.9\nx'=a*x+1\nx(0)=0.5\n@ meth=discrete,total=12,dt=5\ndone\n", "output.dat"},
+        {"map_bound", "x(t+1)=2*x\nx(0)=1\n@ total=20,bound=300\ndone\n", "output.dat"},
     };
     for (const Case& c : cases) {
         SECTION(c.name) {

@@ -172,7 +172,7 @@ TEST_CASE("every kernels/ header compiles through NVRTC for float and double", "
         "#include \"bif/config.h\"\n#include \"bif/integrators.h\"\n#include \"bif/model_contract.h\"\n";
     src += model_source("DuffingD", "double", "") + model_source("DuffingF", "float", "f");
     for (const char* model : {"DuffingD", "DuffingF"})
-        for (const char* stepper : {"Rk4", "Rkck45", "Dopri5", "Rkc", "Rosenbrock23", "Rodas4"})
+        for (const char* stepper : {"Rk4", "Rkck45", "Dopri5", "Rkc", "Rosenbrock23", "Rodas4", "Iteration"})
             src += kernel_source(model, stepper);
     // the Lyapunov wrapper with one renormalisation
     src += "extern \"C\" __global__ void lyapunov(double* out) {\n"

@@ -100,8 +100,8 @@ const std::vector<Row>& rows() {
         {"x'=1\nu[1..100000]'=1", 2, 2, "E-array"},
         {"x'=1\nu[1..2]'=u[j-2]", 2, 11, "E-array"},
         // what Bifscope does not do yet
-        {"x(t+1)=x", 1, 1, "E-map"},
-        {"x'=1\n@ meth=discrete", 2, 8, "E-map"},
+        // a map gives the next value only
+        {"x(t+2)=x", 1, 5, "E-map-shift"},
         {"0=x-1", 1, 1, "E-dae"},
         {"x'=1\nsolv x", 2, 1, "E-dae"},
         {"x'=1\nbdry x-1", 2, 1, "E-bvp"},

@@ -254,7 +254,8 @@ QWidget* StudyPanel::buildSolver() {
                                   {Method::Dopri5, tr("dopri5 (Dormand-Prince)")},
                                   {Method::Rkc, tr("rkc (Chebyshev)")},
                                   {Method::Rosenbrock23, tr("rosenbrock23 (stiff)")},
-                                  {Method::Rodas4, tr("rodas4 (stiff)")}});
+                                  {Method::Rodas4, tr("rodas4 (stiff)")},
+                                  {Method::Iteration, tr("iteration (maps)")}});
     rtol_ = formula("solver.rtol");
     atol_ = formula("solver.atol");
     initial_step_ = formula("solver.initial_step", tr("The first step; rk4's fixed step"));

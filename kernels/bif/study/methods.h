@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bif/steppers/dopri5.h"
+#include "bif/steppers/iteration.h"
 #include "bif/steppers/rk4.h"
 #include "bif/steppers/rkc.h"
 #include "bif/steppers/rkck45.h"
@@ -36,6 +37,11 @@ struct Rosenbrock23 {
 struct Rodas4 {
     template <class M>
     using stepper = bif::Rodas4<M>;
+};
+// Maps (model kind map): one iterate per unit step.
+struct Iteration {
+    template <class M>
+    using stepper = bif::Iteration<M>;
 };
 
 } // namespace bif::ensemble::methods
