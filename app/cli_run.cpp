@@ -5,6 +5,10 @@
 // With --out, the run streams: blocks of systems are written as they finish and dropped
 // (cli_streamed_output.h), so host memory stays bounded however many systems the study has.
 // Ctrl-C cancels the job and exits with 130 without writing a result; a second Ctrl-C kills at once.
+// Under `mpirun -n R` (R > 1, in builds with MPI) the run is spread over the ranks (mpi/distributed_run.h):
+// the same output, messages from rank 0 only. --block-systems N sets the systems per streamed block
+// (and per block handed to a rank); --block-timeout S how long a rank may hold one before it goes to
+// another rank.
 #include "cli_commands.h"
 #include "cli_paths.h"
 #include "cli_streamed_output.h"
@@ -17,6 +21,10 @@
 #include "engine/study/result_csv.h"
 #include "engine/study/result_hdf5.h"
 #include "engine/study/study_json.h"
+#ifdef BIFSCOPE_HAVE_MPI
+#include "engine/jobs/result_merge.h"
+#include "mpi/distributed_run.h"
+#endif
 
 #include <csignal>
 #include <cstdio>
@@ -33,12 +41,12 @@ namespace {
 
 constexpr const char* run_usage =
     "usage: bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--out result.csv|result.h5] [--compress] "
-    "[--threads N] [--check] [--quiet]\n";
+    "[--threads N] [--block-systems N] [--block-timeout S] [--check] [--quiet]\n";
 
 volatile std::sig_atomic_t interrupted = 0;
 
-void on_interrupt(int) {
-    interrupted = 1;
+void on_interrupt(int signal) {
+    interrupted = signal;
     // A second Ctrl-C ends the process at once.
     std::signal(SIGINT, SIG_DFL);
 }
@@ -48,6 +56,8 @@ struct RunArguments {
     std::optional<study::BackendChoice> backend;
     std::string out_path;
     unsigned threads = 0;
+    std::size_t block_systems = 0;
+    unsigned block_timeout_s = 600;
     bool check_only = false;
     bool quiet = false;
     bool compress = false;
@@ -77,6 +87,16 @@ std::optional<RunArguments> parse_run_arguments(const std::vector<std::string>& 
                 return err << "bifscope-cli: --threads takes a whole number, got '" << args[i] << "'\n",
                        std::nullopt;
             a.threads = *n;
+        } else if ((arg == "--block-systems" || arg == "--block-timeout") && has_value) {
+            const auto n = parse_threads(args[++i]);
+            if (!n || *n == 0)
+                return err << "bifscope-cli: " << arg << " takes a positive whole number, got '" << args[i]
+                           << "'\n",
+                       std::nullopt;
+            if (arg == "--block-systems")
+                a.block_systems = *n;
+            else
+                a.block_timeout_s = *n;
         } else if (arg == "--check") {
             a.check_only = true;
         } else if (arg == "--quiet") {
@@ -207,6 +227,7 @@ int run_job(std::shared_ptr<const study::ResolvedStudy> resolved, const RunArgum
     }
     options.backend = a.backend;
     options.threads = a.threads;
+    options.stream_block_systems = a.block_systems;
     if (!a.quiet) options.on_progress = [&printer](const study::Progress& p) { printer(p); };
     interrupted = 0;
     auto previous_int = std::signal(SIGINT, on_interrupt);
@@ -242,18 +263,134 @@ int run_job(std::shared_ptr<const study::ResolvedStudy> resolved, const RunArgum
     return Success;
 }
 
+#ifdef BIFSCOPE_HAVE_MPI
+// Rank 0's part once every rank loaded the study: the output, the hand-out loop, the summary.
+int coordinate_run(mpi::Session& session, const LoadedStudy& loaded, const RunArguments& a,
+                   std::unique_ptr<StreamedOutput> streamed, std::ostream& out, std::ostream& err) {
+    ProgressPrinter printer(err);
+    mpi::DistributedOptions options;
+    options.backend = a.backend;
+    options.threads = a.threads;
+    options.block_systems = a.block_systems;
+    options.block_timeout = std::chrono::seconds(a.block_timeout_s);
+    if (!a.quiet) options.on_progress = [&printer](const study::Progress& p) { printer(p); };
+    // Without --out the blocks are assembled and written to stdout at the end.
+    study::Result whole = streamed ? study::Result{} : study::allocate_result(*loaded.resolved);
+    auto sink = [&](std::shared_ptr<const jobs::ResultBlock> block) {
+        if (streamed) return streamed->push(std::move(block));
+        jobs::scatter_block(*block->result, block->systems, whole);
+    };
+    interrupted = 0;
+    auto previous_int = std::signal(SIGINT, on_interrupt);
+    auto previous_term = std::signal(SIGTERM, on_interrupt);
+    const auto start = std::chrono::steady_clock::now();
+    mpi::DistributedOutcome outcome =
+        mpi::coordinate(session, loaded.resolved, options, sink, [] { return interrupted != 0; });
+    std::signal(SIGINT, previous_int);
+    std::signal(SIGTERM, previous_term);
+    printer.end_line();
+    outcome.info.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    int status = Success;
+    if (outcome.interrupted) {
+        err << "bifscope-cli: stopped by " << (interrupted == SIGTERM ? "SIGTERM" : "Ctrl-C")
+            << (interrupted == SIGTERM ? " (under mpirun: a rank ended, and mpirun's message names it)" : "")
+            << "; no result written\n";
+        status = Interrupted;
+    } else if (!outcome.succeeded) {
+        err << "bifscope-cli: the run failed: " << outcome.failure << "\n";
+        status = RunFailed;
+    } else if (streamed) {
+        try {
+            streamed->finish(outcome.info);
+            if (!a.quiet) print_summary(streamed->summary(), err);
+        } catch (const std::exception& e) {
+            err << "bifscope-cli: cannot write " << a.out_path << ": " << e.what() << "\n";
+            status = IoFailure;
+        }
+    } else {
+        whole.info = outcome.info;
+        if (!a.quiet) print_summary(study::summarize(whole), err);
+        study::write_result_csv(out, whole, study::write_study_json(loaded.resolved->study));
+        status = out ? Success : IoFailure;
+    }
+    for (const auto& message : outcome.messages)
+        if (!a.quiet || outcome.must_abort) err << "bifscope-cli: " << message << "\n";
+    if (outcome.must_abort) {
+        streamed.reset(); // drops an unfinished output before the abort ends this process
+        out.flush();
+        err.flush();
+        session.abort_all(status == Success ? RunFailed : status);
+    }
+    return status;
+}
+
+// `mpirun -n R bifscope-cli run ...`: every rank loads the study; rank 0 checks the output and
+// coordinates, the others serve. Any rank's failure before the run ends every rank's run.
+int run_distributed(const RunArguments& a, std::ostream& out, std::ostream& err) {
+    mpi::Session session;
+    const bool coordinator = session.rank() == 0;
+    std::ostringstream worker_messages;
+    std::ostream& say = coordinator ? err : worker_messages;
+    LoadedStudy loaded;
+    int status = load_resolved_study(a.study_path, loaded, say);
+    std::unique_ptr<StreamedOutput> streamed;
+    if (status == Success && coordinator && !a.check_only && !a.out_path.empty()) {
+        if (is_hdf5_path(a.out_path) && !study::hdf5_output_available()) {
+            err << "bifscope-cli: cannot write " << a.out_path << ": this build has no HDF5 output, use .csv\n";
+            status = Usage;
+        } else {
+            status = check_output(a.out_path, input_files(a, loaded.study, loaded.base_directory), err);
+        }
+        if (status == Success) {
+            try {
+                streamed = std::make_unique<StreamedOutput>(
+                    a.out_path, loaded.resolved->system_count(), loaded.resolved->study.analysis,
+                    study::write_study_json(loaded.resolved->study), study::Hdf5Options{a.compress ? 4 : 0});
+            } catch (const std::exception& e) {
+                err << "bifscope-cli: cannot write " << a.out_path << ": " << e.what() << "\n";
+                status = IoFailure;
+            }
+        }
+    }
+    int failing_rank = 0;
+    const int worst = session.highest_status(status, failing_rank);
+    if (worst != Success) {
+        if (coordinator && failing_rank != 0)
+            err << "bifscope-cli: rank " << failing_rank << " could not load " << a.study_path
+                << " (every rank needs it at the same path)\n";
+        return worst;
+    }
+    if (a.check_only) {
+        if (coordinator) out << a.study_path << ": ok; " << describe(*loaded.resolved) << "\n";
+        return Success;
+    }
+    if (coordinator) return coordinate_run(session, loaded, a, std::move(streamed), out, err);
+    mpi::DistributedOptions options;
+    options.backend = a.backend;
+    options.threads = a.threads;
+    const mpi::DistributedOutcome served = mpi::serve(session, loaded.resolved, options);
+    return served.succeeded ? Success : RunFailed;
+}
+#endif
+
 } // namespace
 
 int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     // An .ode file where the study goes: XPPAUT's batch mode (cli_xpp_batch.h).
     for (std::size_t i = 0; i < args.size();
-         i += args[i] == "--backend" || args[i] == "--out" || args[i] == "--threads" ? 2 : 1)
+         i += args[i] == "--backend" || args[i] == "--out" || args[i] == "--threads" ||
+                      args[i] == "--block-systems" || args[i] == "--block-timeout"
+                  ? 2
+                  : 1)
         if (!args[i].starts_with("--")) {
             if (args[i].ends_with(".ode")) return run_xpp_batch(args, out, err);
             break;
         }
     const std::optional<RunArguments> a = parse_run_arguments(args, err);
     if (!a) return Usage;
+#ifdef BIFSCOPE_HAVE_MPI
+    if (mpi::launched_as_several_processes()) return run_distributed(*a, out, err);
+#endif
     LoadedStudy loaded;
     if (const int status = load_resolved_study(a->study_path, loaded, err); status != Success) return status;
     if (a->check_only) {

@@ -1,0 +1,47 @@
+#include "distributed_run.h"
+#include "mpi_channel.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace bif::cli::mpi {
+
+bool launched_as_several_processes() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"})
+        if (const char* value = std::getenv(name)) return std::atoi(value) > 1;
+    return false;
+}
+
+Session::Session() {
+    // The worker's job thread makes the MPI calls there (rank 0 makes them on its main thread only):
+    // one thread at a time, not always the main one.
+    int provided = 0;
+    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+        throw std::runtime_error("MPI_Init_thread failed");
+    if (provided < MPI_THREAD_SERIALIZED) {
+        MPI_Finalize();
+        throw std::runtime_error("this MPI library offers no MPI_THREAD_SERIALIZED");
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+Session::~Session() {
+    MPI_Finalize();
+}
+
+int Session::highest_status(int status, int& rank) const {
+    int mine[2] = {status, rank_}, highest[2] = {status, rank_};
+    check(MPI_Allreduce(mine, highest, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD), "MPI_Allreduce",
+          MPI_ANY_SOURCE);
+    rank = highest[1];
+    return highest[0];
+}
+
+void Session::abort_all(int status) {
+    MPI_Abort(MPI_COMM_WORLD, status);
+    std::_Exit(status);
+}
+
+} // namespace bif::cli::mpi
