@@ -2,12 +2,14 @@
 #include "engine/codegen/codegen.h"
 
 #include "engine/codegen/cpp_writer.h"
+#include "engine/codegen/jacobian_pattern.h"
 #include "engine/codegen/lowering.h"
 #include "engine/codegen/model_functions.h"
 
 #include <cctype>
 #include <cstdio>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace bif::codegen {
 
@@ -15,10 +17,13 @@ namespace {
 
 using detail::Block;
 using detail::CppWriter;
+using detail::JacobianPattern;
 using detail::ModelFunctions;
 
 const std::string kBody = "        ";       // statements of a member function
 const std::string kNested = kBody + "    "; // statements inside a case or a block
+// Above this many stores a function stores each value as soon as it is computed.
+constexpr std::size_t kInterleaveLimit = 64;
 
 bool is_identifier(const std::string& s) {
     if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
@@ -45,6 +50,10 @@ class SourceWriter {
     std::string complete_parameters();
     // rhs, jacobian, time_derivative, events, aux, observables: out[i] = roots[i]
     std::string array_function(const char* name, const char* out, const std::vector<sym::NodeId>& roots);
+    // The dense Jacobian; above the dense limit only its nonzeros, after a loop that zeroes J.
+    std::string jacobian(const JacobianPattern& pattern);
+    // J(i, j) at kernels/bif/banded_lu.h's band_index(i, j, kl, ku), for the banded LU.
+    std::string jacobian_band(const JacobianPattern& pattern);
     std::string event_direction() const;
     std::string apply_reset();
     std::string event_gradient();
@@ -66,6 +75,10 @@ class SourceWriter {
         return std::string("    BIF_HD static ") + result + " " + name + "(" + parameters + ") {\n" + body_ +
                "    }\n";
     }
+    // out[index] = value for the given entries, after `for (i < zero_count) out[i] = 0` when
+    // zero_count is not empty.
+    std::string stores_function(const char* name, const char* out, const std::string& zero_count,
+                                const std::vector<std::pair<std::size_t, sym::NodeId>>& entries);
     void reset_case(std::size_t k);
     void reset_jacobian_case(std::size_t k);
     bool any_saltation() const {
@@ -95,13 +108,76 @@ std::string SourceWriter::complete_parameters() {
 
 std::string SourceWriter::array_function(const char* name, const char* out,
                                          const std::vector<sym::NodeId>& roots) {
-    begin();
-    // All values first, then the stores, so that no store can be seen by a later load.
-    const std::size_t mark = w_.write_block(detail::lower(f_.pool, roots), kBody, body_);
+    std::vector<std::pair<std::size_t, sym::NodeId>> entries;
     for (std::size_t i = 0; i < roots.size(); ++i)
-        body_ += kBody + indexed(out, i) + " = " + w_.value(roots[i]) + ";\n";
+        entries.emplace_back(i, roots[i]);
+    return stores_function(name, out, "", entries);
+}
+
+std::string SourceWriter::stores_function(const char* name, const char* out, const std::string& zero_count,
+                                          const std::vector<std::pair<std::size_t, sym::NodeId>>& entries) {
+    begin();
+    std::vector<sym::NodeId> roots;
+    for (const auto& [index, node] : entries)
+        roots.push_back(node);
+    const detail::Block block = detail::lower(f_.pool, roots);
+    const bool big = entries.size() > kInterleaveLimit;
+    if (!zero_count.empty())
+        body_ +=
+            kBody + "for (int i = 0; i < " + zero_count + "; ++i)\n" + kNested + out + "[i] = real(0);\n";
+    std::size_t mark = 0;
+    if (!big) {
+        // All values first, then the stores, so that no store can be seen by a later load.
+        mark = w_.write_block(block, kBody, body_);
+        for (const auto& [index, node] : entries)
+            body_ += kBody + indexed(out, index) + " = " + w_.value(node) + ";\n";
+    } else {
+        // Each store right after its value: a thousand values live at once make g++'s register
+        // allocation and combiner pass take minutes. The states are copied first (below), so a
+        // store into an `out` that aliases y is still never seen by a later load.
+        std::unordered_multimap<sym::NodeId, std::size_t> stores;
+        for (const auto& [index, node] : entries)
+            stores.emplace(node, index);
+        const auto store = [&](sym::NodeId node) {
+            const auto [first, last] = stores.equal_range(node);
+            for (auto it = first; it != last; ++it)
+                body_ += kBody + indexed(out, it->second) + " = " + w_.value(node) + ";\n";
+        };
+        for (const auto& [index, node] : entries) // leaves and constants are no steps
+            if (sym::arity(f_.pool.node(node).op) == 0)
+                body_ += kBody + indexed(out, index) + " = " + w_.value(node) + ";\n";
+        mark = w_.write_block(block, kBody, body_, store);
+    }
     w_.end_scope(mark);
-    return finish("void", name, standard_parameters(out, !roots.empty()));
+    if (big && w_.used_states()) {
+        body_ = kBody + "real y[num_states];\n" + kBody + "for (int i = 0; i < num_states; ++i)\n" + kNested +
+                "y[i] = y_in[i];\n" + body_;
+    }
+    std::string parameters = standard_parameters(out, !entries.empty() || !zero_count.empty());
+    if (big && w_.used_states()) parameters.replace(parameters.find("const real* y"), 13, "const real* y_in");
+    return finish(big ? "BIF_NOINLINE void" : "void", name, parameters);
+}
+
+std::string SourceWriter::jacobian(const JacobianPattern& pattern) {
+    if (pattern.write_dense()) return array_function("jacobian", "J", f_.jacobian);
+    std::vector<std::pair<std::size_t, sym::NodeId>> entries;
+    for (std::size_t k : pattern.nonzeros)
+        entries.emplace_back(k, f_.jacobian[k]);
+    return stores_function("jacobian", "J", "num_states * num_states", entries);
+}
+
+std::string SourceWriter::jacobian_band(const JacobianPattern& pattern) {
+    const auto n = static_cast<std::size_t>(pattern.n);
+    const auto kl = static_cast<std::size_t>(pattern.lower_band);
+    const auto ku = static_cast<std::size_t>(pattern.upper_band);
+    std::vector<std::pair<std::size_t, sym::NodeId>> entries;
+    for (std::size_t k : pattern.nonzeros) {
+        const std::size_t i = k / n, j = k % n;
+        // band_index(i, j, kl, ku) = j (2 kl + ku + 1) + kl + ku + i - j
+        entries.emplace_back(j * (2 * kl + ku + 1) + kl + ku + i - j, f_.jacobian[k]);
+    }
+    return stores_function("jacobian_band", "B",
+                           "num_states * (2 * jacobian_lower_band + jacobian_upper_band + 1)", entries);
 }
 
 std::string SourceWriter::event_direction() const {
@@ -262,6 +338,7 @@ std::string generate_source(const Request& request) {
         throw std::invalid_argument("codegen request: the type name is not a C++ identifier");
     }
     const ModelFunctions f = detail::collect_model_functions(request);
+    const JacobianPattern pattern = detail::jacobian_pattern(f.pool, f.jacobian, f.num_states);
     SourceWriter writer(f, request.precision);
     std::string s;
     s += "// Generated by Bifscope from a model; the contract is kernels/bif/model_contract.h.\n";
@@ -275,6 +352,8 @@ std::string generate_source(const Request& request) {
     s += constant_member("num_events", f.events.size());
     s += constant_member("num_aux", f.aux.size());
     s += constant_member("num_observables", f.observables.size());
+    s += constant_member("jacobian_lower_band", static_cast<std::size_t>(pattern.lower_band));
+    s += constant_member("jacobian_upper_band", static_cast<std::size_t>(pattern.upper_band));
     s += size_function("dimension", "num_states");
     s += size_function("event_count", "num_events");
     s += size_function("param_slot_count", "num_param_slots");
@@ -282,7 +361,8 @@ std::string generate_source(const Request& request) {
     s += size_function("observable_count", "num_observables");
     s.append("\n").append(writer.complete_parameters());
     s.append("\n").append(writer.array_function("rhs", "dydt", f.rhs));
-    s.append("\n").append(writer.array_function("jacobian", "J", f.jacobian));
+    s.append("\n").append(writer.jacobian(pattern));
+    if (pattern.banded_pays()) s.append("\n").append(writer.jacobian_band(pattern));
     s.append("\n").append(writer.array_function("time_derivative", "dfdt", f.time_derivative));
     s.append("\n").append(writer.array_function("events", "g", f.events));
     s.append("\n").append(writer.event_direction());

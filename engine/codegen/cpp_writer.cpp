@@ -33,7 +33,8 @@ std::string real_literal(double value, Precision precision) {
     return text;
 }
 
-std::size_t CppWriter::write_block(const Block& block, const std::string& indent, std::string& out) {
+std::size_t CppWriter::write_block(const Block& block, const std::string& indent, std::string& out,
+                                   const std::function<void(sym::NodeId)>& after_step) {
     const std::size_t mark = scope_.size();
     for (const Step& step : block.steps) {
         if (!step.named) continue;
@@ -57,6 +58,7 @@ std::size_t CppWriter::write_block(const Block& block, const std::string& indent
         }
         names_[step.node] = name;
         scope_.push_back(step.node);
+        if (after_step) after_step(step.node);
     }
     return mark;
 }

@@ -8,6 +8,7 @@
 #include "engine/codegen/codegen.h"
 #include "engine/codegen/lowering.h"
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -24,7 +25,9 @@ class CppWriter {
 
     // Appends the block's named steps as statements, each line starting with `indent`. The names
     // stay visible (for value()) until end_scope() with the returned mark.
-    std::size_t write_block(const Block& block, const std::string& indent, std::string& out);
+    // `after_step`, when given, is called with each named step's node right after its statement.
+    std::size_t write_block(const Block& block, const std::string& indent, std::string& out,
+                            const std::function<void(sym::NodeId)>& after_step = {});
     void end_scope(std::size_t mark);
 
     // The value of a node as an expression: a temporary's name, a leaf, a literal, or the node's

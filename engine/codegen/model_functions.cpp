@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 
 namespace bif::codegen::detail {
 
@@ -34,6 +35,23 @@ void require_slots_in_range(const ModelFunctions& f, const std::vector<sym::Node
         for (int i = 0; i < sym::arity(n.op); ++i)
             todo.push_back(n.args[i]);
     }
+}
+
+// reads[j] != 0 when State j is a leaf of the expression.
+std::vector<char> states_read(const sym::ExprPool& pool, sym::NodeId root, int num_states) {
+    std::vector<char> reads(static_cast<std::size_t>(num_states), 0);
+    std::vector<sym::NodeId> todo{root};
+    std::unordered_set<sym::NodeId> seen;
+    while (!todo.empty()) {
+        const sym::NodeId id = todo.back();
+        todo.pop_back();
+        if (!seen.insert(id).second) continue;
+        const sym::Node& n = pool.node(id);
+        if (n.op == sym::Op::State && n.index < reads.size()) reads[n.index] = 1;
+        for (int i = 0; i < sym::arity(n.op); ++i)
+            todo.push_back(n.args[i]);
+    }
+    return reads;
 }
 
 EventSaltation event_saltation(sym::ExprPool& pool, int n, sym::NodeId condition,
@@ -116,9 +134,14 @@ ModelFunctions collect_model_functions(const Request& request) {
         f.rhs.push_back(s.rhs);
     }
     const sym::NodeId time = pool.time();
+    const sym::NodeId zero = pool.constant(0.0);
     for (sym::NodeId r : f.rhs) {
+        // d r / d y_j is 0 for the states r does not read: big models read a few of thousands
+        const std::vector<char> reads = states_read(pool, r, f.num_states);
         for (int j = 0; j < f.num_states; ++j) {
-            f.jacobian.push_back(pool.derivative(r, pool.state(static_cast<std::uint32_t>(j))));
+            f.jacobian.push_back(reads[static_cast<std::size_t>(j)]
+                                     ? pool.derivative(r, pool.state(static_cast<std::uint32_t>(j)))
+                                     : zero);
         }
         f.time_derivative.push_back(pool.derivative(r, time));
     }

@@ -36,8 +36,8 @@ class CpuBackend : public study::Backend {
     // Ready unless the native path would compile: the evaluator and a cache hit start at once.
     bool ready(const study::ResolvedStudy& study) const override {
         if (!compiler_ || !compiler_->available()) return true;
-        const std::string key =
-            compiler_->cache_key(native_study_source(study, ensemble::SpecStorage(study)));
+        const std::string source = native_study_source(study, ensemble::SpecStorage(study));
+        const std::string key = compiler_->cache_key(source, native_study_flags(*compiler_, source));
         std::error_code ignored;
         return std::filesystem::exists(compiler_->cache_dir() / (key + ".so"), ignored);
     }
@@ -83,15 +83,18 @@ class CpuBackend : public study::Backend {
         return compiler_ ? compiler_->unavailable_reason() : "no compiler";
     }
 
-    // NativeCompiler takes a cancel flag of its own: a watcher copies the control's into it.
+    // NativeCompiler takes a cancel flag of its own: a watcher copies the control's into it, and
+    // repeats the phase meanwhile so that the progress's elapsed time runs on (big models compile
+    // for seconds).
     std::unique_ptr<NativeStudyProgram> compile_watching_cancel(const study::ResolvedStudy& study,
                                                                 const ensemble::SpecStorage& spec,
-                                                                const study::RunControl& control) const {
+                                                                study::RunControl& control) const {
         std::atomic<bool> cancel{false}, finished{false};
         std::thread watcher([&] {
-            while (!finished.load()) {
+            for (int tick = 1; !finished.load(); ++tick) {
                 if (control.cancelled()) cancel.store(true);
                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                if (tick % 25 == 0) control.report_progress(0, study.system_count(), "compiling model");
             }
         });
         struct Join {

@@ -88,13 +88,20 @@ ProcessOutcome run_process(const std::vector<std::string>& argv, const std::atom
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+    // A process group of its own: a cancel then stops the driver and the cc1plus/as/ld it runs
+    // (killing only the driver would leave cc1plus compiling on for seconds).
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
     std::vector<char*> args;
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid = 0;
-    const int spawn_error = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    const int spawn_error = ::posix_spawn(&pid, args[0], &actions, &attributes, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
     ::close(fds[1]);
     if (spawn_error != 0) {
         ::close(fds[0]);
@@ -106,7 +113,7 @@ ProcessOutcome run_process(const std::vector<std::string>& argv, const std::atom
         pollfd p{fds[0], POLLIN, 0};
         const int ready = ::poll(&p, 1, 10);
         if (cancel && cancel->load()) {
-            ::kill(pid, SIGKILL);
+            ::kill(-pid, SIGKILL);
             cancelled = true;
             break;
         }
@@ -259,12 +266,24 @@ std::vector<std::string> NativeCompiler::flags() const {
     return f;
 }
 
-std::string NativeCompiler::cache_key(std::string_view source) const {
+std::vector<std::string> NativeCompiler::large_source_flags() const {
+    // GCC's alias walks (DSE, value numbering) and its post-reload CSE grow faster than linearly
+    // with a function's length: on the 1000-state chain's thousands of stores they took most of
+    // the compile. The caps keep -O3 everywhere else; clang has no such options and needs none.
+    if (compiler_version_.find("clang") != std::string::npos) return {};
+    return {"--param=dse-max-alias-queries-per-store=16", "--param=sccvn-max-alias-queries-per-access=100",
+            "-fno-gcse-after-reload"};
+}
+
+std::string NativeCompiler::cache_key(std::string_view source,
+                                      const std::vector<std::string>& source_flags) const {
     KeyHash h;
     for (const auto& word : compiler_command_)
         h.add(word);
     h.add(compiler_version_);
     for (const auto& flag : flags())
+        h.add(flag);
+    for (const auto& flag : source_flags)
         h.add(flag);
     h.add(machine_fingerprint_);
     h.add(headers_digest_);
@@ -288,10 +307,12 @@ void NativeCompiler::write_headers() const {
 }
 
 void NativeCompiler::run_compiler(const fs::path& source, const fs::path& object,
-                                  const std::atomic<bool>* cancel) const {
+                                  const std::atomic<bool>* cancel,
+                                  const std::vector<std::string>& source_flags) const {
     std::vector<std::string> argv = compiler_command_;
     for (const auto& flag : flags())
         argv.push_back(flag);
+    argv.insert(argv.end(), source_flags.begin(), source_flags.end());
     argv.insert(argv.end(), {"-I", include_dir().string(), "-o", object.string(), source.string()});
     ++compiler_runs_;
     const ProcessOutcome outcome = run_process(argv, cancel);
@@ -302,10 +323,11 @@ void NativeCompiler::run_compiler(const fs::path& source, const fs::path& object
                                  outcome.output);
 }
 
-NativeModule NativeCompiler::compile(std::string_view source, const std::atomic<bool>* cancel) const {
+NativeModule NativeCompiler::compile(std::string_view source, const std::atomic<bool>* cancel,
+                                     const std::vector<std::string>& source_flags) const {
     const auto start = std::chrono::steady_clock::now();
     NativeModule module;
-    module.key = cache_key(source);
+    module.key = cache_key(source, source_flags);
     module.path = cache_dir_ / (module.key + ".so");
     std::error_code ec;
     if (fs::exists(module.path, ec)) {
@@ -318,6 +340,7 @@ NativeModule NativeCompiler::compile(std::string_view source, const std::atomic<
         }
     }
     if (!available()) throw NativeCompileError(unavailable_reason_, "");
+    if (cancel && cancel->load()) throw NativeCompileCancelled();
     fs::create_directories(cache_dir_, ec);
     if (ec)
         throw NativeCompileError(
@@ -337,7 +360,7 @@ NativeModule NativeCompiler::compile(std::string_view source, const std::atomic<
             fs::remove(b, ignored);
         }
     } cleanup{source_path, object_temp};
-    run_compiler(source_path, object_temp, cancel);
+    run_compiler(source_path, object_temp, cancel, source_flags);
     fs::rename(object_temp, module.path, ec);
     if (ec) throw NativeCompileError("cannot publish " + module.path.string() + ": " + ec.message(), "");
     try {

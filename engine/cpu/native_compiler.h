@@ -105,11 +105,16 @@ class NativeCompiler {
     // Compiles one translation unit (or loads it from the cache). Thread-safe. Throws
     // NativeCompileError when no compiler is available, the compiler fails, or the cache folder
     // cannot be written; NativeCompileCancelled when *cancel becomes true while the compiler runs
-    // (checked every 10 ms).
-    NativeModule compile(std::string_view source, const std::atomic<bool>* cancel = nullptr) const;
+    // (checked every 10 ms; the compiler's whole process group is killed). source_flags follow
+    // flags() on the command line and enter the cache key.
+    NativeModule compile(std::string_view source, const std::atomic<bool>* cancel = nullptr,
+                         const std::vector<std::string>& source_flags = {}) const;
 
     // The cache key compile() would use for this source.
-    std::string cache_key(std::string_view source) const;
+    std::string cache_key(std::string_view source, const std::vector<std::string>& source_flags = {}) const;
+    // Flags for sources with functions of thousands of statements (big generated models): they
+    // bound the compiler's superlinear passes; empty for compilers that need none.
+    std::vector<std::string> large_source_flags() const;
     // How many times this object ran the compiler on a source (not counting --version): tests use it
     // to see cache hits.
     int compiler_runs() const { return compiler_runs_.load(); }
@@ -118,7 +123,7 @@ class NativeCompiler {
     std::filesystem::path include_dir() const;
     void write_headers() const;
     void run_compiler(const std::filesystem::path& source, const std::filesystem::path& object,
-                      const std::atomic<bool>* cancel) const;
+                      const std::atomic<bool>* cancel, const std::vector<std::string>& source_flags) const;
 
     NativeCompileOptions options_;
     std::vector<std::string> compiler_command_; // program and its leading arguments

@@ -41,9 +41,15 @@ std::string native_study_source(const study::ResolvedStudy& study, const ensembl
            study_entry_source(spec.program(), ensemble::method_tag(study.study.solver.method));
 }
 
+std::vector<std::string> native_study_flags(const NativeCompiler& compiler, std::string_view source) {
+    if (source.find("BIF_NOINLINE") == std::string_view::npos) return {};
+    return compiler.large_source_flags();
+}
+
 NativeStudyProgram::NativeStudyProgram(const NativeCompiler& compiler, const study::ResolvedStudy& study,
                                        const ensemble::SpecStorage& spec, const std::atomic<bool>* cancel) {
-    module_ = compiler.compile(native_study_source(study, spec), cancel);
+    const std::string source = native_study_source(study, spec);
+    module_ = compiler.compile(source, cancel, native_study_flags(compiler, source));
     const auto& lib = *module_.library;
     auto* abi = lib.function<int()>("bif_ensemble_abi");
     auto* make_block = lib.function<void*(const ensemble::StudySpec*)>("bif_ensemble_make_block");

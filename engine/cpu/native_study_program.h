@@ -23,6 +23,10 @@ std::string study_entry_source(int program, const char* method_tag);
 // The whole translation unit NativeStudyProgram compiles for this study (model and entry).
 std::string native_study_source(const study::ResolvedStudy& study, const ensemble::SpecStorage& spec);
 
+// The per-source flags of NativeCompiler::compile for this source: large_source_flags() when the
+// generator marked functions as too big to inline (BIF_NOINLINE, models above ~64 states), else none.
+std::vector<std::string> native_study_flags(const NativeCompiler& compiler, std::string_view source);
+
 class NativeStudyProgram : public StudyProgram {
   public:
     // Throws NativeCompileError (compiler missing or failing), NativeCompileCancelled, or

@@ -3,6 +3,8 @@
 //   BIF_HD        marks functions callable on host and device (empty on the host);
 //   BIF_GPU_NOINLINE  a function the GPU compiler keeps out of line: its registers are allocated
 //                 on their own, so a rarely taken path does not push a hot loop into local memory;
+//   BIF_NOINLINE  kept out of line by every compiler: the huge straight-line functions of big
+//                 generated models, which inlined into each call site cost minutes of compiling;
 //   bif::m::...   overloads of the math functions for float and double, so that a float model
 //                 calls sinf and never silently promotes to double (MPGOS's float kernels ran in
 //                 FP64 because of exactly that).
@@ -14,11 +16,13 @@
 #define BIF_DEVICE __device__
 #define BIF_FORCEINLINE __forceinline__
 #define BIF_GPU_NOINLINE __noinline__
+#define BIF_NOINLINE __noinline__
 #else
 #define BIF_HD
 #define BIF_DEVICE
 #define BIF_FORCEINLINE inline __attribute__((always_inline))
 #define BIF_GPU_NOINLINE
+#define BIF_NOINLINE __attribute__((noinline))
 #include <cmath>
 #endif
 

@@ -242,3 +242,67 @@ int main(int argc, char* argv[]) {
     if (!load_nvrtc()) return 77;
     return Catch::Session().run(argc, argv);
 }
+
+TEST_CASE("the Rosenbrock steppers' banded path compiles through NVRTC", "[engine][kernels][nvrtc]") {
+    // a 20-state tridiagonal chain providing jacobian_band (ProvidesBandedJacobian)
+    std::string src =
+        "#include \"bif/config.h\"\n#include \"bif/integrators.h\"\n"
+        "struct Chain {\n"
+        "  using real = double;\n"
+        "  static constexpr int num_states = 20, num_params = 1, num_param_slots = 1, num_events = 0,\n"
+        "    num_aux = 0, num_observables = 0, jacobian_lower_band = 1, jacobian_upper_band = 1;\n"
+        "  BIF_HD static constexpr int dimension() { return num_states; }\n"
+        "  BIF_HD static constexpr int event_count() { return 0; }\n"
+        "  BIF_HD static constexpr int param_slot_count() { return 1; }\n"
+        "  BIF_HD static constexpr int aux_count() { return 0; }\n"
+        "  BIF_HD static constexpr int observable_count() { return 0; }\n"
+        "  BIF_HD static void complete_parameters(real*) {}\n"
+        "  BIF_HD static void rhs(real, const real* y, const real* p, real* f) {\n"
+        "    for (int j = 0; j < num_states; ++j)\n"
+        "      f[j] = p[0] * ((j > 0 ? y[j - 1] : 1.0) - 2.0 * y[j] + (j + 1 < num_states ? y[j + 1] : "
+        "y[j]));\n"
+        "  }\n"
+        "  BIF_HD static void jacobian(real, const real*, const real* p, real* J) {\n"
+        "    for (int i = 0; i < num_states; ++i)\n"
+        "      for (int j = 0; j < num_states; ++j)\n"
+        "        J[i * num_states + j] = i == j ? -2.0 * p[0] + (i + 1 == num_states ? p[0] : 0.0)\n"
+        "                              : (i - j == 1 || j - i == 1 ? p[0] : 0.0);\n"
+        "  }\n"
+        "  BIF_HD static void jacobian_band(real t, const real* y, const real* p, real* B) {\n"
+        "    real J[num_states * num_states];\n"
+        "    jacobian(t, y, p, J);\n"
+        "    for (int i = 0; i < bif::band_rows(1, 1) * num_states; ++i) B[i] = 0.0;\n"
+        "    for (int i = 0; i < num_states; ++i)\n"
+        "      for (int j = i > 0 ? i - 1 : 0; j <= i + 1 && j < num_states; ++j)\n"
+        "        B[bif::band_index(i, j, 1, 1)] = J[i * num_states + j];\n"
+        "  }\n"
+        "  BIF_HD static void time_derivative(real, const real*, const real*, real* d) {\n"
+        "    for (int i = 0; i < num_states; ++i) d[i] = 0.0;\n"
+        "  }\n"
+        "  BIF_HD static void events(real, const real*, const real*, real*) {}\n"
+        "  BIF_HD static int event_direction(int) { return 0; }\n"
+        "  BIF_HD static bool apply_reset(int, real, real*, real*) { return false; }\n"
+        "  BIF_HD static void aux(real, const real*, const real*, real*) {}\n"
+        "  BIF_HD static void observables(real, const real*, const real*, real*) {}\n"
+        "};\n"
+        "static_assert(bif::ProvidesBandedJacobian<Chain>, \"banded\");\n";
+    for (const char* stepper : {"Rodas4", "Rosenbrock23"}) {
+        src += std::string("extern \"C\" __global__ void chain_") + stepper +
+               "(double* y, int count) {\n"
+               "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "  if (i >= count) return;\n"
+               "  double y0[20] = {};\n"
+               "  double p[1] = {100.0};\n"
+               "  auto s = bif::make_state<Chain>(0.0, y0, 20);\n"
+               "  bif::" +
+               stepper +
+               "<Chain> st;\n"
+               "  bif::integrate(Chain{}, st, s, p, 1.0, bif::make_settings<double, 20>(1e-6, 1e-6));\n"
+               "  y[i] = s.y[0];\n"
+               "}\n";
+    }
+    const Result r = compile(src);
+    INFO(r.log);
+    REQUIRE(r.ok);
+    CHECK(r.ptx.find(".entry chain_Rodas4") != std::string::npos);
+}

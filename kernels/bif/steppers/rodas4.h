@@ -11,8 +11,8 @@
 #pragma once
 
 #include "bif/error_norm.h"
-#include "bif/linalg.h"
 #include "bif/steppers/endpoint_derivatives.h"
+#include "bif/steppers/iteration_matrix.h"
 
 namespace bif {
 
@@ -47,20 +47,11 @@ struct Rodas4 : EndpointDerivatives<Model, false> {
                        c63 = real(-0.3152159432874371e+02), c64 = real(0.1631930543123136e+02),
                        c65 = real(-0.6058818238834054e+01);
         const int n = m.dimension();
-        real e[N * N];
+        IterationMatrix<Model> e;
         real ft[N];
-        int piv[N];
-        m.jacobian(t, y, p, e);
         m.time_derivative(t, y, p, ft);
         // E = 1/(h gamma) I - J
-        const real diag = real(1) / (h * gamma);
-        BIF_UNROLL
-        for (int i = 0; i < n; ++i) {
-            BIF_UNROLL
-            for (int j = 0; j < n; ++j)
-                e[i * n + j] = (i == j ? diag : real(0)) - e[i * n + j];
-        }
-        if (!lu_factor<N>(e, n, piv)) {
+        if (!e.factor(m, t, y, p, real(1) / (h * gamma), real(1))) {
             copy_n(y, n, y_new);
             return failed_step_error<real>();
         }
@@ -70,7 +61,7 @@ struct Rodas4 : EndpointDerivatives<Model, false> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             k1[i] = f0[i] + h * d1 * ft[i];
-        lu_solve<N>(e, n, piv, k1);
+        e.solve(m, k1);
         // k2 = E^-1 (f(t + c2 h, y + a21 k1) + c21/h k1 + h d2 f_t)
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
@@ -79,7 +70,7 @@ struct Rodas4 : EndpointDerivatives<Model, false> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             k2[i] += ih * c21 * k1[i] + h * d2 * ft[i];
-        lu_solve<N>(e, n, piv, k2);
+        e.solve(m, k2);
         // k3 = E^-1 (f(t + c3 h, y + a31 k1 + a32 k2) + (c31 k1 + c32 k2)/h + h d3 f_t)
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
@@ -88,7 +79,7 @@ struct Rodas4 : EndpointDerivatives<Model, false> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             k3[i] += ih * (c31 * k1[i] + c32 * k2[i]) + h * d3 * ft[i];
-        lu_solve<N>(e, n, piv, k3);
+        e.solve(m, k3);
         // k4 = E^-1 (f(t + c4 h, y + a41 k1 + a42 k2 + a43 k3) + (c41 k1 + c42 k2 + c43 k3)/h + h d4 f_t)
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
@@ -97,7 +88,7 @@ struct Rodas4 : EndpointDerivatives<Model, false> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             k4[i] += ih * (c41 * k1[i] + c42 * k2[i] + c43 * k3[i]) + h * d4 * ft[i];
-        lu_solve<N>(e, n, piv, k4);
+        e.solve(m, k4);
         // k5 = E^-1 (f(t + h, y + a51 k1 + ... + a54 k4) + (c51 k1 + ... + c54 k4)/h)
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
@@ -106,7 +97,7 @@ struct Rodas4 : EndpointDerivatives<Model, false> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             k5[i] += ih * (c51 * k1[i] + c52 * k2[i] + c53 * k3[i] + c54 * k4[i]);
-        lu_solve<N>(e, n, piv, k5);
+        e.solve(m, k5);
         // y_emb = (y + sum a5j kj) + k5;  k6 = E^-1 (f(t + h, y_emb) + (c61 k1 + ... + c65 k5)/h)
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
@@ -115,7 +106,7 @@ struct Rodas4 : EndpointDerivatives<Model, false> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             tmp[i] += ih * (c61 * k1[i] + c62 * k2[i] + c63 * k3[i] + c64 * k4[i] + c65 * k5[i]);
-        lu_solve<N>(e, n, piv, tmp);
+        e.solve(m, tmp);
         // y_new = y_emb + k6;  err = k6
         BIF_UNROLL
         for (int i = 0; i < n; ++i)

@@ -13,8 +13,8 @@
 #pragma once
 
 #include "bif/error_norm.h"
-#include "bif/linalg.h"
 #include "bif/steppers/endpoint_derivatives.h"
+#include "bif/steppers/iteration_matrix.h"
 
 namespace bif {
 
@@ -32,19 +32,11 @@ struct Rosenbrock23 : EndpointDerivatives<Model, true> {
         const real d = real(1) / (real(2) + m::sqrt(real(2)));
         const real e32 = real(6) + m::sqrt(real(2));
         const int n = m.dimension();
-        real w[N * N];
+        IterationMatrix<Model> w;
         real dfdt[N];
-        int piv[N];
-        m.jacobian(t, y, p, w);
         m.time_derivative(t, y, p, dfdt);
         // W = I - h d J
-        BIF_UNROLL
-        for (int i = 0; i < n; ++i) {
-            BIF_UNROLL
-            for (int j = 0; j < n; ++j)
-                w[i * n + j] = (i == j ? real(1) : real(0)) - h * d * w[i * n + j];
-        }
-        if (!lu_factor<N>(w, n, piv)) {
+        if (!w.factor(m, t, y, p, real(1), h * d)) {
             copy_n(y, n, y_new);
             return failed_step_error<real>();
         }
@@ -53,7 +45,7 @@ struct Rosenbrock23 : EndpointDerivatives<Model, true> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             k1[i] = f0[i] + h * d * dfdt[i];
-        lu_solve<N>(w, n, piv, k1);
+        w.solve(m, k1);
         // F1 = f(t + h/2, y + h/2 k1)  (kept in k3)
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
@@ -63,7 +55,7 @@ struct Rosenbrock23 : EndpointDerivatives<Model, true> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             k2[i] = k3[i] - k1[i];
-        lu_solve<N>(w, n, piv, k2);
+        w.solve(m, k2);
         // y_new = y + h k2;  F2 = f(t + h, y_new)
         BIF_UNROLL
         for (int i = 0; i < n; ++i) {
@@ -75,7 +67,7 @@ struct Rosenbrock23 : EndpointDerivatives<Model, true> {
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
             k3[i] = f1[i] - e32 * (k2[i] - k3[i]) - real(2) * (k1[i] - f0[i]) + h * d * dfdt[i];
-        lu_solve<N>(w, n, piv, k3);
+        w.solve(m, k3);
         // err = h/6 (k1 - 2 k2 + k3)
         BIF_UNROLL
         for (int i = 0; i < n; ++i)
