@@ -16,6 +16,11 @@ namespace bif::analysis {
 
 class AttractorTable {
   public:
+    // The label of the attractor at infinity: systems that escaped beyond the solver's bound. Fixed,
+    // outside the table's numbering, so that it reads the same in every study.
+    static constexpr int escape_label = -2;
+    static constexpr const char* escape_name = "escape (|y| > bound)";
+
     AttractorTable(double tolerance, int max_attractors) : tolerance_(tolerance), max_(max_attractors) {}
 
     // `points` holds the rows x n section states of one system, row-major, the oldest first. Returns

@@ -71,12 +71,13 @@ bool EnsembleRunner::run_batch(ensemble::BatchArrays& batch) {
 
 // A continuation sweep is one chain: up the axis, then back down from where the way up ended, each
 // system starting from its predecessor's final state, so that a hysteresis loop shows (a failed
-// system breaks the chain: its successor starts from the study's initial state).
+// or escaped system breaks the chain: its successor starts from the study's initial state).
 bool EnsembleRunner::run_chains(ensemble::BatchArrays& batch) {
     const ensemble::View<double> view = ensemble::view_of(batch, spec_.times());
     const std::size_t states = std::size_t(batch.states);
     for (std::size_t i = 0; i < batch.count; ++i) {
-        if (i > 0 && !ensemble::is_failure_outcome(batch.status[i - 1]))
+        if (i > 0 && !ensemble::is_failure_outcome(batch.status[i - 1]) &&
+            batch.status[i - 1] != ensemble::outcome_escaped)
             for (std::size_t k = 0; k < states; ++k)
                 batch.initial_override[k * batch.count + i] = batch.final_state[k * batch.count + i - 1];
         if (!run_system(view, i)) return false;

@@ -12,6 +12,7 @@ static_assert(outcome_step_size_underflow == int(study::SystemStatus::StepSizeUn
 static_assert(outcome_non_finite == int(study::SystemStatus::NonFinite));
 static_assert(outcome_section_not_reached == int(study::SystemStatus::SectionNotReached));
 static_assert(outcome_invalid_setup == int(study::SystemStatus::InvalidSetup));
+static_assert(outcome_escaped == int(study::SystemStatus::Escaped));
 
 namespace {
 
@@ -78,6 +79,10 @@ void ResultAssembly::store(const BatchArrays& b) {
         for (std::size_t c = 0; c < scalar_sources_.size() && c < result_.scalars.size(); ++c)
             if (scalar_sources_[c] >= 0) result_.scalars[c].values[system] = b.scalar(i, scalar_sources_[c]);
         if (!basins) continue;
+        if (outcome == outcome_escaped) {
+            result_.scalars[0].values[system] = analysis::AttractorTable::escape_label;
+            continue;
+        }
         if (is_failure_outcome(outcome)) {
             result_.scalars[0].values[system] = -1.0;
             continue;

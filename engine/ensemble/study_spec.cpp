@@ -89,6 +89,7 @@ SpecStorage::SpecStorage(const study::ResolvedStudy& r) {
     sp.max_growth = s.solver.max_growth;
     sp.max_shrink = s.solver.min_shrink;
     sp.max_steps = s.solver.max_steps;
+    sp.bound = s.solver.bound;
     sp.adaptive = s.solver.method != study::Method::Rk4 && s.solver.method != study::Method::Iteration;
     sp.t0 = s.t0;
     sp.parameters = parameters_.data();

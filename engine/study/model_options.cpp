@@ -258,12 +258,19 @@ struct OptionReader {
         }
     }
 
+    // XPPAUT stops a run whose state leaves |y_i| <= BOUND, flow or map alike. Only a BOUND the
+    // model writes is taken: XPPAUT's implicit 100 would end many flows that merely have large
+    // states (a study without a bound stops a diverging system when it overflows, NonFinite).
+    void bound() {
+        if (auto v = positive("bound")) {
+            out.study.solver.bound = *v;
+            use("solver.bound", *option("bound"), "bound (a state beyond it ends the system: escaped)");
+        }
+    }
+
     void not_used() {
-        for (const char* name : {"bound", "poistop"})
-            if (const model::Option* o = option(name))
-                note(*o, name == std::string_view("bound")
-                             ? "not used (a study has no bound; diverging systems stop with a status)"
-                             : "not used (a section point does not stop the run)");
+        if (const model::Option* o = option("poistop"))
+            note(*o, "not used (a section point does not stop the run)");
     }
 };
 
@@ -280,6 +287,7 @@ ModelDefaults model_defaults(const model::Model& model) {
     reader.times();
     reader.section();
     reader.plotted();
+    reader.bound();
     reader.not_used();
     if (model.is_map()) {
         out.study.solver.method = Method::Iteration;
@@ -325,6 +333,7 @@ void take(Study& study, const ModelDefaults& defaults, const std::string& path) 
     if (path == "solver.initial_step") study.solver.initial_step = from.solver.initial_step;
     if (path == "solver.min_step") study.solver.min_step = from.solver.min_step;
     if (path == "solver.max_step") study.solver.max_step = from.solver.max_step;
+    if (path == "solver.bound") study.solver.bound = from.solver.bound;
     if (path == "t0") study.t0 = from.t0;
     // The study's own t0 when it gives one: XPPAUT integrates TOTAL time units from wherever it starts.
     if (path == "analysis.t_end") study.trajectory.t_end = study.t0 + defaults.total.value_or(0.0);
@@ -345,6 +354,9 @@ Problems apply_model_defaults(Study& study, const model::Model& model) {
     for (const OptionUse& use : defaults.used) {
         if (given.count(use.path) || !applies(use.path, study.analysis)) continue;
         take(study, defaults, use.path);
+        // the model's bound is part of the model as XPPAUT runs it, not a choice of integration
+        // settings: taken without a warning (else every study of such a model would warn)
+        if (use.path == "solver.bound") continue;
         problems.push_back({ProblemSeverity::Warning, use.path, "not given; from the model's " + use.note});
     }
     return problems;

@@ -41,11 +41,11 @@ ModelDefaults model_defaults(const model::Model& model);
 Study study_defaults_from_model(const model::Model& model);
 
 // Fills the settings a study file left out (their paths missing from study.given) from the model's
-// options: method, tolerances, initial/min/max step, t0, the trajectory's t_end and record, the
+// options: method, tolerances, initial/min/max step, bound, t0, the trajectory's t_end and record, the
 // Lyapunov transient time, and the section of a bifurcation, map or basins study. Returns a warning
-// per setting taken, at its path ("solver.method: not given; from the model's meth=qualrk: ...").
-// Afterwards study.given is empty: the study holds every value it uses. A study without `given`
-// is left as it is.
+// per setting taken (but the bound, taken silently), at its path ("solver.method: not given; from the model's
+// meth=qualrk: ..."). Afterwards study.given is empty: the study holds every value it uses. A study without
+// `given` is left as it is.
 Problems apply_model_defaults(Study& study, const model::Model& model);
 
 } // namespace bif::study

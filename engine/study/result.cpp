@@ -24,13 +24,15 @@ const char* name_of(SystemStatus status) {
         return "section_not_reached";
     case SystemStatus::InvalidSetup:
         return "invalid_setup";
+    case SystemStatus::Escaped:
+        return "escaped";
     }
     return "?";
 }
 
 bool is_failure(SystemStatus status) {
     return status != SystemStatus::NotRun && status != SystemStatus::Ok &&
-           status != SystemStatus::StoppedByModel;
+           status != SystemStatus::StoppedByModel && status != SystemStatus::Escaped;
 }
 
 const char* name_of(CodePath path) {

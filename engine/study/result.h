@@ -44,9 +44,13 @@ enum class SystemStatus : std::uint8_t {
     NonFinite,          // a state or a formula became NaN or infinite
     SectionNotReached,  // no section crossing within section.max_time_between
     InvalidSetup,       // e.g. a non-positive period for this system's parameters
+    Escaped,            // a state went beyond solver.bound: an outcome (a basin's escape to infinity)
 };
 const char* name_of(SystemStatus status);
-bool is_failure(SystemStatus status); // anything but NotRun, Ok and StoppedByModel
+// Anything but NotRun, Ok, StoppedByModel and Escaped. An escaped system did what the study's bound
+// asked to watch for (a basin's escape is one of its attractors), so it is no failure; like a
+// failed one it has no analysis values past the escape.
+bool is_failure(SystemStatus status);
 
 struct NumberColumn {
     std::string name;

@@ -212,7 +212,9 @@ void write_csv_comment_block(std::ostream& out, const ResultSummary& summary, st
         << ", code: " << name_of(info.code_path)
         << (info.code_note.empty() ? "" : " (" + info.code_note + ")") << "\n";
     out << "# systems: " << summary.system_count << ", ok: " << summary.ok << ", failed: " << summary.failed
-        << ", not run: " << summary.not_run << "\n";
+        << ", not run: " << summary.not_run;
+    if (summary.escaped > 0) out << ", escaped: " << summary.escaped;
+    out << "\n";
     out << "# complete: "
         << (info.complete ? "yes" : "no (cancelled; rows with status not_run hold no values)") << "\n";
     out << "# seconds: compile " << info.compile_seconds << ", run " << info.run_seconds << ", total "

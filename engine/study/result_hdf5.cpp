@@ -76,7 +76,7 @@ void write_number_attribute(hid_t object, const char* name, hid_t type, T value)
 
 std::string status_codes() {
     std::string codes;
-    for (int code = 0; code <= static_cast<int>(SystemStatus::InvalidSetup); ++code) {
+    for (int code = 0; code <= static_cast<int>(SystemStatus::Escaped); ++code) {
         if (code > 0) codes += '\n';
         codes += std::to_string(code);
         codes += ' ';
@@ -258,6 +258,7 @@ void Hdf5ResultWriter::finish(const ResultSummary& summary, std::string_view stu
     write_number_attribute(root, "systems", H5T_NATIVE_UINT64, std::uint64_t{summary.system_count});
     write_number_attribute(root, "ok", H5T_NATIVE_UINT64, std::uint64_t{summary.ok});
     write_number_attribute(root, "failed", H5T_NATIVE_UINT64, std::uint64_t{summary.failed});
+    write_number_attribute(root, "escaped", H5T_NATIVE_UINT64, std::uint64_t{summary.escaped});
     write_number_attribute(root, "not_run", H5T_NATIVE_UINT64, std::uint64_t{summary.not_run});
     write_number_attribute(root, "compile_seconds", H5T_NATIVE_DOUBLE, info.compile_seconds);
     write_number_attribute(root, "run_seconds", H5T_NATIVE_DOUBLE, info.run_seconds);

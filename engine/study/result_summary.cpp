@@ -7,6 +7,7 @@ void ResultSummary::add_statuses(const std::vector<SystemStatus>& status) {
         ok += s == SystemStatus::Ok;
         not_run += s == SystemStatus::NotRun;
         failed += is_failure(s);
+        escaped += s == SystemStatus::Escaped;
     }
 }
 

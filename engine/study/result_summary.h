@@ -15,6 +15,7 @@ struct ResultSummary {
     std::size_t ok = 0;
     std::size_t failed = 0; // is_failure()
     std::size_t not_run = 0;
+    std::size_t escaped = 0; // beyond solver.bound: neither ok nor failed
     RunInfo info;
 
     // Counts the statuses of these systems (a block of the run, or all of it).

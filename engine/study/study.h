@@ -160,6 +160,9 @@ struct SolverSettings {
     double max_growth = 5.0;            // a step grows by at most this factor
     double min_shrink = 0.1;            // and shrinks by at least this factor per rejection
     std::int64_t max_steps = 100000000; // step budget per system over the whole run
+    // > 0: a system whose state leaves |y_i| <= bound ends with status Escaped (XPPAUT's BOUND;
+    // a model's `@ bound=` gives it when the study does not). 0: no bound.
+    double bound = 0.0;
 };
 
 struct Study {

@@ -214,6 +214,7 @@ void check_solver(const Study& s, Checker& c) {
     if (!(v.min_shrink > 0.0 && v.min_shrink < 1.0))
         c.error("solver.min_shrink", "must lie between 0 and 1, got " + Checker::number(v.min_shrink));
     c.at_least("solver.max_steps", v.max_steps, 1);
+    c.non_negative("solver.bound", v.bound);
 }
 
 } // namespace

@@ -295,6 +295,7 @@ void read_solver(JsonFields& root, Study& study, Problems& problems) {
     fields.number("max_growth", s.max_growth);
     fields.number("min_shrink", s.min_shrink);
     fields.whole_number("max_steps", s.max_steps);
+    fields.number("bound", s.bound);
     fields.finish();
 }
 

@@ -135,6 +135,7 @@ ojson solver_json(const SolverSettings& s) {
     out["max_growth"] = s.max_growth;
     out["min_shrink"] = s.min_shrink;
     out["max_steps"] = s.max_steps;
+    if (s.bound > 0.0) out["bound"] = s.bound;
     return out;
 }
 

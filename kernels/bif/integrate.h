@@ -305,6 +305,18 @@ BIF_HD Status finish(SystemState<Model>& s, Status status) {
     return status;
 }
 
+// Whether some bounded component of y lies beyond set.bound (never with no bound, nor for a NaN,
+// which is the finiteness checks' to report).
+template <class Real, int N>
+BIF_HD bool beyond_bound(const SolverSettings<Real, N>& set, const Real* y, int n) {
+    if (!(set.bound > Real(0))) return false;
+    const int k = n < set.bounded ? n : set.bounded;
+    bool out = false;
+    for (int i = 0; i < k; ++i)
+        out = out || m::fabs(y[i]) > set.bound;
+    return out;
+}
+
 } // namespace detail
 
 // The first part of integrate(): derivatives, event values and the step size where they are not
@@ -316,6 +328,7 @@ BIF_HD Status integrate_begin(const Model& m, Stepper& st, SystemState<Model>& s
                               const SolverSettings<typename Model::real, Model::num_states>& set) {
     using real = typename Model::real;
     if (is_final(s.status)) return s.status;
+    if (detail::beyond_bound(set, s.y, m.dimension())) return detail::finish(s, Status::Escaped);
     s.status = Status::Running;
     if (!st.ready && !st.start(m, s.t, s.y, p)) return detail::finish(s, Status::NonFinite);
     if (!s.events_ready) {
@@ -395,6 +408,11 @@ BIF_HD Status steps_without_events(const Model& m, Stepper& stepper, SystemState
         t_low = t_low_new;
         copy_n(y_new, n, y);
         st.advance(n);
+        if (beyond_bound(set, y, n)) {
+            ++attempts; // an accepted attempt, counted as the loop's increment would
+            status = Status::Escaped;
+            break;
+        }
     }
     stepper = st;
     copy_n(p, m.param_slot_count(), p_out);
@@ -430,7 +448,8 @@ BIF_HD FixedPlan plan_fixed_steps(Real t, Real t_end, Real h, int budget) {
 }
 
 // One run of the plan. Checked: every step's result is tested for finiteness and the run stops
-// at the first that is not (the state stays at the last finite point). Unchecked (a method whose
+// at the first that is not (the state stays at the last finite point), or at the first beyond
+// the bound (the state is that step's end). Unchecked (a method whose
 // step has no error estimate): no test inside the loop, and the state is written back only when
 // the end state is finite; a non-finite component cannot become finite again (y + h (...) keeps a
 // NaN or an infinity), so a finite end state means every step was finite, and the caller repeats a
@@ -490,6 +509,13 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
             StepView<Model, Stepper>{m, st, p, t_step, h, y, y_new, t_next, t_step, t_next, y, y_new});
         copy_n(y_new, n, y);
         st.advance(n);
+        if constexpr (Checked) {
+            if (beyond_bound(set, y, n)) {
+                ++done;
+                status = Status::Escaped;
+                break;
+            }
+        }
     }
     real t_now = t + (real(done) * h - t_low);
     real t_low_now = (t_now - t) - (real(done) * h - t_low);
@@ -505,6 +531,7 @@ BIF_HD Status run_fixed_plan(const Model& m, Stepper& stepper, SystemState<Model
             ++done;
             t_now = t_end;
             t_low_now = real(0);
+            if (beyond_bound(set, y, n)) status = Status::Escaped;
         } else {
             status = Status::NonFinite;
         }
@@ -533,7 +560,8 @@ BIF_HD Status run_fixed_steps(const Model& m, Stepper& stepper, SystemState<Mode
                               const SolverSettings<typename Model::real, Model::num_states>& set,
                               int max_attempts, Observer& obs) {
     const FixedPlan plan = plan_fixed_steps(s.t, t_end, h, max_attempts);
-    if constexpr (Stepper::error_order == 0) {
+    // with a bound every step is tested: a state may leave the box and come back within the plan
+    if (Stepper::error_order == 0 && !(set.bound > typename Model::real(0))) {
         const Status fast = run_fixed_plan<false, Unroll>(m, stepper, s, p, t_end, h, plan, set, obs);
         if (fast != Status::NonFinite) return fast;
     }
@@ -577,7 +605,9 @@ struct steps_iterates<S, decltype(void(S::steps_iterates))> {
 };
 template <class Model, class Stepper, class Observer>
 BIF_HD Status iterate_with_events(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
-                                  typename Model::real t_end, int max_attempts,
+                                  typename Model::real t_end,
+                                  const SolverSettings<typename Model::real, Model::num_states>& set,
+                                  int max_attempts,
                                   const EventSettings<typename Model::real, Model::num_events>& ev,
                                   Observer& obs);
 
@@ -599,7 +629,7 @@ BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s
         return detail::steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
     }
     if constexpr (detail::steps_iterates<Stepper>::value)
-        return detail::iterate_with_events(m, st, s, p, t_end, max_attempts, ev, obs);
+        return detail::iterate_with_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
     using real = typename Model::real;
     constexpr int N = Model::num_states;
     const int n = m.dimension();
@@ -640,6 +670,7 @@ BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s
             copy_n(g_new, m.event_count(), s.g);
             st.advance(n);
         }
+        if (detail::beyond_bound(set, s.y, n)) return detail::finish(s, Status::Escaped);
         if (detail::settled_in_event_zone(m, s, ev)) return detail::finish(s, Status::StoppedByEvent);
     }
     return detail::finish(s, Status::Ok);

@@ -27,6 +27,11 @@ struct SolverSettings {
     int max_steps = 1000000;     // attempted steps (accepted + rejected) allowed in one integrate() call
     bool adaptive = true;        // false: every method steps with initial_step, no error control
     ErrorNorm norm = ErrorNorm::Rms;
+    // XPPAUT's BOUND: a positive bound ends a system whose state leaves the box |y_i| <= bound at
+    // the end of an accepted step or iterate (Status::Escaped, the state kept at that step's end).
+    // Only the first `bounded` components are tested: a tangent extension's vectors are not state.
+    Real bound = Real(0); // 0: none
+    int bounded = N;
     // The fixed step (initial_step within max_step; 0 for none) and its half and sixth, the
     // fractions the classical RK4 steps with, worked out once by fill_fixed_step() where settings
     // are made for a run. A GPU step loop takes them from the settings in constant memory as

@@ -12,6 +12,7 @@ enum class Status : unsigned char {
     StepBudgetSpent, // the step budget of one call ran out before the end time
     StepUnderflow,   // the step size fell below the minimum step
     NonFinite,       // NaN or infinity in the state or right-hand side that no step size could cure
+    Escaped,         // a state component ended a step or iterate beyond SolverSettings::bound
     Running,         // inside integrate() only
 };
 

@@ -1,5 +1,6 @@
 #include "ui/plot/map_colouring.h"
 
+#include "engine/analysis/attractor_table.h"
 #include "ui/plot/result_figure.h"
 
 #include <algorithm>
@@ -24,16 +25,22 @@ MapColouring::MapColouring(QString name, bool status_view)
                                          : ColorMapKind::Viridis),
       lo_(std::numeric_limits<double>::infinity()), hi_(-std::numeric_limits<double>::infinity()),
       present_(most_categories + 1, 0) {
-    for (int st = 0; st < 256; ++st)
-        failed_[st] = study::is_failure(study::SystemStatus(st)) && !status_view_;
+    for (int st = 0; st < 256; ++st) {
+        const auto status = study::SystemStatus(st);
+        if (status_view_) continue;
+        if (study::is_failure(status)) status_colour_[st] = failed_color;
+        if (status == study::SystemStatus::Escaped) status_colour_[st] = escape_color;
+    }
     for (int v = -1; v < most_categories; ++v)
         category_colours_.push_back(categoryColour(v));
 }
 
 bool MapColouring::include(double value, study::SystemStatus status) {
     const bool failed = study::is_failure(status) && !status_view_;
+    const bool escaped = status == study::SystemStatus::Escaped && !status_view_;
     any_failed_ |= failed;
-    if (failed || !std::isfinite(value)) return false;
+    any_escaped_ |= escaped;
+    if (failed || escaped || !std::isfinite(value)) return false;
     lo_ = std::min(lo_, value), hi_ = std::max(hi_, value);
     if (categorical_) {
         present_[std::clamp<long>(std::lround(value), -1, most_categories - 1) + 1] = 1;
@@ -83,6 +90,8 @@ ColorKey MapColouring::key() const {
         key.from = from_;
         key.to = to_;
     }
+    if (any_escaped_)
+        key.entries.push_back({escape_color, QString::fromLatin1(analysis::AttractorTable::escape_name), -1});
     if (any_failed_ && !status_view_) key.entries.push_back({failed_color, QStringLiteral("failed"), -1});
     return key;
 }

@@ -21,6 +21,10 @@ namespace bif::plot {
 
 struct ColorKey;
 
+// Systems that escaped beyond the solver's bound (the basins' attractor at infinity): near-black,
+// apart from the failed grey, the "none" light grey and the palettes' colours.
+inline constexpr QRgb escape_color = 0xff141414;
+
 class MapColouring {
   public:
     static constexpr int most_categories = 1024;
@@ -35,7 +39,8 @@ class MapColouring {
     bool settled() const { return settled_; }
 
     QRgb colour(double value, study::SystemStatus status) const {
-        if (failed_[static_cast<std::uint8_t>(status)] || !std::isfinite(value)) return failed_color;
+        if (const QRgb c = status_colour_[static_cast<std::uint8_t>(status)]) return c;
+        if (!std::isfinite(value)) return failed_color;
         if (categorical_)
             return category_colours_[std::clamp<long>(std::lround(value), -1, most_categories - 1) + 1];
         return map_.at((value - from_) / (to_ - from_));
@@ -53,8 +58,10 @@ class MapColouring {
     bool settled_ = false;
     std::vector<char> present_; // categories -1 .. most_categories - 1
     bool any_failed_ = false;
-    // Painting a 4096^2 map calls colour() 16 million times: tables, not branches.
-    std::array<bool, 256> failed_{};
+    bool any_escaped_ = false;
+    // Painting a 4096^2 map calls colour() 16 million times: tables, not branches. A status's own
+    // colour (failed grey, escape), or 0 where the value decides.
+    std::array<QRgb, 256> status_colour_{};
     std::vector<QRgb> category_colours_;
 };
 

@@ -59,7 +59,9 @@ namespace detail {
 // those after the resets.
 template <class Model, class Stepper, class Observer>
 BIF_HD Status iterate_with_events(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
-                                  typename Model::real t_end, int max_attempts,
+                                  typename Model::real t_end,
+                                  const SolverSettings<typename Model::real, Model::num_states>& set,
+                                  int max_attempts,
                                   const EventSettings<typename Model::real, Model::num_events>& ev,
                                   Observer& obs) {
     using real = typename Model::real;
@@ -67,13 +69,12 @@ BIF_HD Status iterate_with_events(const Model& m, Stepper& st, SystemState<Model
     constexpr int E = capacity(Model::num_events);
     const int n = m.dimension();
     const int ne = m.event_count();
-    const SolverSettings<real, N> unused_settings;
     real y_new[N];
     real g_new[E];
     for (int attempts = 0; s.t < t_end; ++attempts) {
         if (attempts >= max_attempts) return finish(s, Status::StepBudgetSpent);
         real h = real(1);
-        st.attempt(m, s.t, s.y, p, h, y_new, unused_settings);
+        st.attempt(m, s.t, s.y, p, h, y_new, set);
         if (!all_finite(y_new, n)) return finish(s, Status::NonFinite);
         const real t_new = s.t + real(1);
         ++s.accepted;
@@ -94,6 +95,7 @@ BIF_HD Status iterate_with_events(const Model& m, Stepper& st, SystemState<Model
         copy_n(g_new, ne, s.g);
         if (stop) return finish(s, Status::StoppedByEvent);
         if (!all_finite(s.y, n)) return finish(s, Status::NonFinite);
+        if (beyond_bound(set, s.y, n)) return finish(s, Status::Escaped);
     }
     return finish(s, Status::Ok);
 }

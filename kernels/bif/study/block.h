@@ -82,6 +82,8 @@ BIF_HD Block<Model> make_block(const Model& m, const StudySpec& s) {
     b.solver.max_growth = real(s.max_growth);
     b.solver.max_shrink = real(s.max_shrink);
     b.solver.adaptive = s.adaptive != 0;
+    // a bound beyond float's range (3.4e38) cannot be exceeded by a finite float state: none
+    b.solver.bound = sizeof(real) == 4 && !(s.bound < 3.4e38) ? real(0) : real(s.bound);
     fill_fixed_step(b.solver);
     b.max_steps = s.max_steps;
     b.t0 = real(s.t0);

@@ -107,6 +107,8 @@ BIF_HD void widen_settings(const SolverSettings<Real, N>& base, int n, int dim,
     out.pi_beta = base.pi_beta;
     out.adaptive = base.adaptive;
     out.norm = base.norm;
+    out.bound = base.bound;
+    out.bounded = n;
     out.fixed_step = base.fixed_step;
     out.fixed_half = base.fixed_half;
     out.fixed_sixth = base.fixed_sixth;
@@ -269,6 +271,8 @@ BIF_HD inline int outcome_of(Status r) {
         return outcome_step_size_underflow;
     case Status::NonFinite:
         return outcome_non_finite;
+    case Status::Escaped:
+        return outcome_escaped;
     default:
         return outcome_ok;
     }

@@ -198,6 +198,61 @@ struct SectionProgram {
     }
 
     // Runs until the analysis completes, the system fails, or the slice budget is spent.
+    // A map sectioned at every iterate (period 1, no tangent vector, no events, no step features):
+    // the iterates of the transient phase in one tight loop, each later one a section point. The same
+    // iterates, times and section bookkeeping as run()'s general loop, without an integration
+    // interval per iterate (which cost the logistic diagram most of its time).
+    BIF_HD bool every_iterate() const {
+        if constexpr (detail::steps_iterates<Stepper>::value && K == 0 && Model::num_events == 0)
+            return b.section_kind == section_stroboscopic && c.period == real(1) &&
+                   !(BIF_ENSEMBLE_OBSERVES_STEPS && (b.record_extrema || b.step_accessories));
+        return false;
+    }
+
+    BIF_HD bool run_iterates(StepBudget& budget) {
+        constexpr int N = Model::num_states;
+        const int n = m.dimension();
+        real p_run[capacity(Model::num_param_slots)];
+        parameters_for_run(m, b.parameters, c.p, p_run);
+        real next[N];
+        const long long allowed = budget.allowed();
+        long long used = 0;
+        bool done = false;
+        if (detail::beyond_bound(b.solver, c.s.y, n)) { // the initial state, as integrate_begin tests it
+            finish(outcome_escaped);
+            return true;
+        }
+        while (!done && used < allowed) {
+            m.rhs(c.s.t, c.s.y, p_run, next);
+            ++used;
+            if (!all_finite(next, n)) {
+                finish(outcome_of(Status::NonFinite));
+                done = true;
+                break;
+            }
+            copy_n(next, n, c.s.y);
+            c.s.t = b.t0 + real(c.sections + 1);
+            if (detail::beyond_bound(b.solver, c.s.y, n)) {
+                finish(outcome_escaped);
+                done = true;
+                break;
+            }
+            if (c.sections + 1 < b.transient_sections)
+                ++c.sections; // nothing is recorded or reset at these section points
+            else
+                done = at_section();
+        }
+        c.s.accepted += (unsigned long long)used;
+        budget.used += used;
+        budget.slice -= used;
+        if (!done && budget.run_spent()) {
+            finish(outcome_of(Status::StepBudgetSpent));
+            done = true;
+        }
+        c.steps_used = budget.used;
+        return done;
+    }
+
     BIF_HD bool run(long long slice) {
         Stepper st;
         SolverSettings<real, IM::num_states> widened;
@@ -205,6 +260,7 @@ struct SectionProgram {
             settings_for(b.solver, m.dimension(), im.dimension(), widened);
         EventSettings<real, Model::num_events> ev = b.events;
         StepBudget budget{slice, c.steps_used, b.max_steps};
+        if (every_iterate()) return run_iterates(budget);
         const bool strobe = b.section_kind == section_stroboscopic;
         bool done = false;
         while (!done) {

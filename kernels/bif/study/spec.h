@@ -48,10 +48,12 @@ enum OutcomeCode : int {
     outcome_non_finite = 5,
     outcome_section_not_reached = 6,
     outcome_invalid_setup = 7,
+    outcome_escaped = 8, // beyond the solver's bound: an outcome (a basin's escape), not a failure
 };
 
 BIF_HD constexpr bool is_failure_outcome(int outcome) {
-    return outcome != outcome_not_run && outcome != outcome_ok && outcome != outcome_stopped_by_model;
+    return outcome != outcome_not_run && outcome != outcome_ok && outcome != outcome_stopped_by_model &&
+           outcome != outcome_escaped;
 }
 
 inline constexpr int max_axes = 4;
@@ -69,6 +71,7 @@ struct StudySpec {
     double max_shrink = 0.1;
     long long max_steps = 100000000; // attempted steps per system over the whole run
     int adaptive = 1;
+    double bound = 0.0; // > 0: a state beyond it ends the system (outcome_escaped)
 
     // the systems: shared values once, swept values per system through the View
     double t0 = 0.0;
