@@ -20,6 +20,7 @@ struct DuffingSettings { // as in handwritten/duffing_rkck45.cu
     int periods;
 };
 
+// "bound": 0 overrides the model's @ bound=1000: the hand-written kernel tests no bound either.
 std::string duffing_study(std::size_t n) {
     return R"({"bifscope_study": 1, "model": {"path": "../models/duffing.ode"},
       "parameters": {"b": 0.3, "delta": 1, "omega": 1}, "initial": {"y1": 0.1, "y2": 0},
@@ -27,7 +28,7 @@ std::string duffing_study(std::size_t n) {
            std::to_string(n) + R"(}],
       "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "2*pi/omega"},
                    "transient_sections": 63, "recorded_sections": 1, "record": ["y1", "y2"]},
-      "solver": {"method": "rkck45", "rtol": 1e-9, "atol": 1e-9, "initial_step": 0.01},
+      "solver": {"method": "rkck45", "rtol": 1e-9, "atol": 1e-9, "initial_step": 0.01, "bound": 0},
       "precision": "double"})";
 }
 

@@ -53,16 +53,17 @@ int compare(const cuda::Context& context, std::size_t n, bool single) {
                         x0);
         });
     const std::vector<Real> hand_values = hand_out.to_vector();
-    std::size_t apart = 0, failed = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    // every 61st system compared in full (all 10^9 iterates would take the host a minute)
+    std::size_t apart = 0, compared = 0, failed = 0;
+    for (std::size_t i = 0; i < n; ++i)
         if (out.status[i] != 1) ++failed;
-        for (int k = 0; k < recorded; ++k)
+    for (std::size_t i = 0; i < n; i += 61)
+        for (int k = 0; k < recorded; ++k, ++compared)
             if (!(out.point(i, k, 0) == double(hand_values[std::size_t(k) * n + i]))) ++apart;
-    }
     std::printf("logistic %s N=2^20 %d+%d iterates  bifscope %8.3f ms | hand %8.3f ms | ratio hand/bifscope "
                 "%.3f | iterates not bit-equal: %zu of %zu | not ok %zu\n",
                 single ? "float " : "double", transient, recorded, bif_ms, hand_ms, hand_ms / bif_ms, apart,
-                n * recorded, failed);
+                compared, failed);
     bench::print_kernel("bifscope advance kernel", bifscope.program().advance_kernel());
     bench::print_kernel("hand-written kernel", hand);
     std::fflush(stdout);

@@ -25,6 +25,7 @@ int steps = 1000;
 constexpr double step = 0.001;
 constexpr double flops_per_step = 71.0; // see handwritten/lorenz_rk4.cu
 
+// "bound": 0 overrides the model's @ bound=1000: the hand-written kernel tests no bound either.
 std::string lorenz_study(std::size_t n, bool single) {
     return R"({"bifscope_study": 1, "model": {"path": "../models/lorenz.ode"},
       "initial": {"x": 1, "y": 0, "z": 0},
@@ -33,7 +34,7 @@ std::string lorenz_study(std::size_t n, bool single) {
       "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": ")" +
            std::to_string(steps * step) + R"("},
                    "transient_sections": 0, "recorded_sections": 1, "record": ["x", "y", "z"]},
-      "solver": {"method": "rk4", "initial_step": 0.001},
+      "solver": {"method": "rk4", "initial_step": 0.001, "bound": 0},
       "precision": ")" +
            (single ? std::string("float") : std::string("double")) + "\"}";
 }

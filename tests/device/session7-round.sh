@@ -33,7 +33,7 @@ elapsed() { echo "$((SECONDS - start)) s"; }
 } >"$out/build.log" 2>&1
 bench=$build/tests/bench
 cli=$build/app/bifscope-cli
-timeout 120 "$bench/bench_cuda_logistic" >"$out/bench_cuda_logistic.log" 2>&1
+timeout 200 "$bench/bench_cuda_logistic" >"$out/bench_cuda_logistic.log" 2>&1
 echo "exit $?" >>"$out/bench_cuda_logistic.log"
 if [[ $skip != *" tests "* ]]; then
   for t in test_cuda_gpu test_cuda_gpu_models test_cuda_backend; do
@@ -82,11 +82,12 @@ fi
 if [[ $skip != *" stiff "* && -f $src/resources/models/schnakenberg_chain.ode ]]; then
   cat >"$build/stiff.json" <<JSON
 {"bifscope_study": 1, "model": {"path": "$src/resources/models/schnakenberg_chain.ode"},
- "sweep": [{"initial": "u1", "from": 0.9, "to": 1.1, "count": 256}],
- "analysis": {"kind": "trajectory", "t_end": 1, "output_count": 2},
+ "sweep": [{"parameter": "a", "from": 0.09, "to": 0.11, "count": 256}],
+ "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "0.5"},
+              "transient_sections": 1, "recorded_sections": 1, "record": ["u50"]},
  "solver": {"method": "rodas4", "rtol": 1e-6, "atol": 1e-8, "initial_step": 1e-4}, "precision": "double"}
 JSON
-  measure timeout 240 "$cli" run "$build/stiff.json" --backend cuda --out "$build/stiff.csv" >"$out/stiff.log" 2>&1
+  measure timeout ${STIFF_SECONDS:-240} "$cli" run "$build/stiff.json" --backend cuda --out "$build/stiff.csv" >"$out/stiff.log" 2>&1
 fi
 if [[ $skip != *" compile "* ]]; then
   BENCH_COMPILE_MODELS="duffing hodgkin keller" timeout 120 "$bench/bench_cuda_compile" >"$out/compile.log" 2>&1

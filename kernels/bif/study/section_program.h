@@ -209,6 +209,68 @@ struct SectionProgram {
         return false;
     }
 
+    // The largest finite value: with no bound, the fast loop's one compare per component still
+    // stops at an infinity or a NaN.
+    BIF_HD static constexpr real largest_finite() {
+        if constexpr (sizeof(real) == 4)
+            return real(3.40282346638528859812e+38f);
+        else
+            return real(1.7976931348623157e308);
+    }
+
+    // Iterates kept in registers while no section bookkeeping is due: the transient ones before the
+    // last, and in a diagram (observables recorded at every iterate, nothing else) the recorded ones
+    // before the last. One compare per component and iterate ends the loop before an iterate beyond
+    // the bound, infinite or NaN is taken; run_iterates takes it again, checked. Returns the
+    // iterates taken.
+    BIF_HD long long fast_iterates(const real* p_run, long long allowed) {
+        constexpr int N = Model::num_states;
+        const int n = m.dimension();
+        const bool record = b.analysis == analysis_bifurcation && !b.record_extrema;
+        const long long transient = min_of(allowed, (long long)(b.transient_sections - 1 - c.sections));
+        const long long rows = !record || c.sections < b.transient_sections
+                                   ? 0
+                                   : min_of(allowed, (long long)(b.recorded_sections - 1 - c.rows));
+        if (transient <= 0 && rows <= 0) return 0;
+        const real limit = b.solver.bound > real(0) ? b.solver.bound : largest_finite();
+        real y[N], next[N];
+        copy_n(c.s.y, n, y);
+        int sections = c.sections;
+        long long used = 0;
+        // one iterate: false, y unchanged, when it would be beyond the bound, infinite or NaN
+        const auto iterate = [&]() {
+            m.rhs(b.t0 + real(sections), y, p_run, next);
+            bool inside = true;
+            BIF_UNROLL
+            for (int i = 0; i < N; ++i)
+                inside &= i >= n || m::fabs(next[i]) <= limit;
+            if (!inside) return false;
+            copy_n(next, n, y);
+            ++sections;
+            return true;
+        };
+        if (transient > 0) {
+            while (used < transient && iterate())
+                ++used;
+        } else {
+            int row = c.rows;
+            while (used < rows && iterate()) {
+                ++used;
+                real o[O] = {};
+                m.observables(b.t0 + real(sections), y, c.p, o);
+                for (int j = 0; j < b.record_count; ++j)
+                    v.point(system, row, j) = pick(o, b.record_observable[j], O);
+                ++row;
+            }
+            c.rows = row;
+        }
+        copy_n(y, n, c.s.y);
+        c.sections = sections;
+        c.s.t = b.t0 + real(sections);
+        c.last_section_t = c.s.t;
+        return used;
+    }
+
     BIF_HD bool run_iterates(StepBudget& budget) {
         constexpr int N = Model::num_states;
         const int n = m.dimension();
@@ -223,6 +285,8 @@ struct SectionProgram {
             return true;
         }
         while (!done && used < allowed) {
+            used += fast_iterates(p_run, allowed - used);
+            if (used >= allowed) break;
             m.rhs(c.s.t, c.s.y, p_run, next);
             ++used;
             if (!all_finite(next, n)) {
