@@ -146,6 +146,7 @@ class StudyPanel : public QWidget {
     FormulaField* max_growth_;
     FormulaField* min_shrink_;
     FormulaField* max_steps_;
+    FormulaField* bound_;
     QComboBox* precision_;
     QComboBox* backend_;
 };

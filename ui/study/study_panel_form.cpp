@@ -1,5 +1,6 @@
 // The study panel's form: its widgets, and the study's values into them and out of them.
 #include "engine/study/enum_names.h"
+#include "engine/study/model_options.h"
 #include "ui/study/formula_field.h"
 #include "ui/study/name_value_table.h"
 #include "ui/study/row_table.h"
@@ -264,6 +265,7 @@ QWidget* StudyPanel::buildSolver() {
     max_growth_ = formula("solver.max_growth");
     min_shrink_ = formula("solver.min_shrink");
     max_steps_ = formula("solver.max_steps", tr("The step budget of each system"));
+    bound_ = formula("solver.bound", tr("A system whose state leaves |y| <= bound ends escaped; 0: none"));
     precision_ = new QComboBox(box);
     add_choices<PrecisionChoice>(precision_, {{PrecisionChoice::Auto, tr("auto")},
                                               {PrecisionChoice::Float, tr("float")},
@@ -283,6 +285,7 @@ QWidget* StudyPanel::buildSolver() {
     form->addRow(tr("Max growth"), max_growth_);
     form->addRow(tr("Min shrink"), min_shrink_);
     form->addRow(tr("Max steps"), max_steps_);
+    form->addRow(tr("Bound"), bound_);
     form->addRow(tr("Precision"), precision_);
     form->addRow(tr("Backend"), backend_);
     return box;
@@ -312,6 +315,7 @@ void StudyPanel::fill(const Study& st) {
     max_growth_->setValue(v.max_growth);
     min_shrink_->setValue(v.min_shrink);
     max_steps_->setValue(static_cast<double>(v.max_steps));
+    bound_->setValue(v.bound);
     select(precision_, st.precision);
     select(backend_, st.backend);
     showAxes();
@@ -441,6 +445,9 @@ Study StudyPanel::study() const {
     v.max_growth = max_growth_->value();
     v.min_shrink = min_shrink_->value();
     v.max_steps = static_cast<std::int64_t>(max_steps_->value());
+    v.bound = bound_->value();
+    // the model's own @ bound is the model's, as XPPAUT runs it: the study names a bound of its own only
+    if (model_ && v.bound == model_defaults(*model_).study.solver.bound) v.bound = 0.0;
     st.precision = selected<PrecisionChoice>(precision_);
     st.backend = selected<BackendChoice>(backend_);
     return st;

@@ -231,7 +231,10 @@ void PlotView::syncCanvas() {
 
 void PlotView::paintEvent(QPaintEvent*) {
     syncCanvas();
-    if (const QString path = renderPath(); path != painted_path_) emit renderPathChanged(painted_path_ = path);
+    if (const QString path = renderPath(); path != painted_path_) {
+        painted_path_ = path;
+        emit renderPathChanged(path);
+    }
     QPainter p(this);
     if (!figure_) {
         p.fillRect(rect(), palette().color(QPalette::Base));

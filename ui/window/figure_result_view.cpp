@@ -55,6 +55,7 @@ FigureResultView::FigureResultView(std::shared_ptr<const study::ResolvedStudy> s
         view_->figureChanged();
     });
     connect(view_, &PlotView::hovered, this, &ResultView::hoverText);
+    connect(view_, &PlotView::renderPathChanged, this, &ResultView::renderPathChanged);
     connect(view_, &PlotView::systemClicked, this, &ResultView::systemClicked);
     connect(view_, &PlotView::viewRequested, this, [this](const plot::PlotRange& range) {
         const QSizeF pixels = view_->plotArea().size();
@@ -130,6 +131,10 @@ QImage FigureResultView::renderImage(QSize size) {
 
 bool FigureResultView::writeSvg(const QString& path, QSize size) {
     return plot::export_svg(*figure_, view_->range(), size, path).isEmpty();
+}
+
+QString FigureResultView::renderPath() const {
+    return view_->renderPath();
 }
 
 void FigureResultView::back() {

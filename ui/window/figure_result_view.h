@@ -31,6 +31,7 @@ class FigureResultView : public ResultView {
     void resetView() override;
     plot::ResultFigure* figure() override { return figure_.get(); }
     PlotView& plotView() { return *view_; }
+    QString renderPath() const override;
 
   private:
     std::shared_ptr<plot::ResultFigure> makeFigure(std::shared_ptr<const study::ResolvedStudy> study) const;

@@ -22,6 +22,7 @@
 #include "ui/window/result_tab.h"
 #include "ui/window/run_controller.h"
 #include "ui/window/status_panel.h"
+#include "ui/window/tiled_zoom.h"
 
 #include <QAction>
 #include <QApplication>
@@ -57,7 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
       study_(new StudyPanel(this)), plots_(new PlotArea(this)), inspector_(new TrajectoryInspector(this)),
       messages_(new MessagesPanel(this)), status_(new StatusPanel(this)),
       documents_(new DocumentController(*editor_, *study_, *this, this)),
-      runs_(new RunController(*runner_, *status_, *messages_, this)),
+      runs_(new RunController(*runner_, *status_, *messages_, this)), tiles_(new TiledZoom(*runner_, this)),
       recent_(new RecentFiles("recent_files", this)),
       recovery_(new RecoveryStore(RecoveryStore::defaultDirectory(), this)) {
     setCentralWidget(plots_);
@@ -216,6 +217,12 @@ void MainWindow::connectPanels() {
     });
     connect(recent_, &RecentFiles::fileChosen, this, [this](const QString& path) { openFile(path); });
     connect(plots_, &PlotArea::zoomRequested, this, [this](ResultTab* tab, const study::Study& zoomed) {
+        if (TiledZoom::handles(*tab)) {
+            runs_->abandon(tab); // a whole-view run into this tab would fight the tiles
+            tiles_->show(tab, zoomed);
+            showSweepInPanel(zoomed);
+            return;
+        }
         const auto resolved = study::resolve_study(zoomed, tab->study()->base_directory);
         if (!resolved.resolved) {
             messages_->add(MessagesPanel::Level::Error,
@@ -227,6 +234,10 @@ void MainWindow::connectPanels() {
         showSweepInPanel(zoomed);
     });
     connect(plots_, &PlotArea::tabRestored, runs_, &RunController::abandon);
+    connect(plots_, &PlotArea::tabRestored, tiles_, &TiledZoom::abandon);
+    connect(plots_, &PlotArea::renderPathChanged, status_, &StatusPanel::setDrawing);
+    connect(tiles_, &TiledZoom::phase, status_, &StatusPanel::setTiles);
+    connect(status_, &StatusPanel::cancelRequested, tiles_, &TiledZoom::cancel);
     connect(plots_, &PlotArea::tabRestored, this,
             [this](ResultTab* tab) { showSweepInPanel(tab->study()->study); });
     connect(plots_, &PlotArea::systemClicked, inspector_, &TrajectoryInspector::inspect);

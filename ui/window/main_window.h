@@ -26,6 +26,7 @@ class RunController;
 class StatusPanel;
 class StudyPanel;
 class StudyRunner;
+class TiledZoom;
 class TrajectoryInspector;
 
 class MainWindow : public QMainWindow {
@@ -50,6 +51,7 @@ class MainWindow : public QMainWindow {
     TrajectoryInspector& inspector() { return *inspector_; }
     DocumentController& documents() { return *documents_; }
     RunController& runs() { return *runs_; }
+    TiledZoom& tiles() { return *tiles_; }
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -75,6 +77,7 @@ class MainWindow : public QMainWindow {
     StatusPanel* status_;
     DocumentController* documents_;
     RunController* runs_;
+    TiledZoom* tiles_;
     RecentFiles* recent_;
     RecoveryStore* recovery_;
     HelpBrowser* help_ = nullptr;

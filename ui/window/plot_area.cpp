@@ -44,7 +44,11 @@ PlotArea::PlotArea(QWidget* parent)
     pages_->addWidget(welcome_page(this));
     pages_->addWidget(tabs_);
     connect(tabs_, &QTabWidget::tabCloseRequested, this, &PlotArea::closeTab);
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] { emit currentTabChanged(currentTab()); });
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        ResultTab* tab = currentTab();
+        emit currentTabChanged(tab);
+        emit renderPathChanged(tab ? tab->renderPath() : QString());
+    });
 }
 
 ResultTab* PlotArea::addResultTab(std::shared_ptr<const study::ResolvedStudy> study) {
@@ -54,6 +58,9 @@ ResultTab* PlotArea::addResultTab(std::shared_ptr<const study::ResolvedStudy> st
     connect(tab, &ResultTab::systemClicked, this, &PlotArea::systemClicked);
     connect(tab, &ResultTab::hoverText, this, &PlotArea::hoverText);
     connect(tab, &ResultTab::restored, this, [this, tab] { emit tabRestored(tab); });
+    connect(tab, &ResultTab::renderPathChanged, this, [this, tab](const QString& path) {
+        if (tab == currentTab()) emit renderPathChanged(path);
+    });
     QString label = tab->title();
     if (label.size() > 40) label = label.left(38) + "…";
     const int index = tabs_->addTab(tab, label);

@@ -29,6 +29,8 @@ class PlotArea : public QWidget {
     void hoverText(const QString& text);
     void currentTabChanged(bif::ui::ResultTab* tab);
     void tabRestored(bif::ui::ResultTab* tab); // back on an earlier result: no run wanted for it
+    // How the current tab's picture is drawn changed (ResultTab::renderPath()); also on a tab switch.
+    void renderPathChanged(const QString& path);
     void openExampleRequested();
 
   private:

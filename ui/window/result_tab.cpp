@@ -14,12 +14,13 @@
 namespace bif::ui {
 
 ResultTab::ResultTab(std::shared_ptr<const study::ResolvedStudy> study, QWidget* parent)
-    : QWidget(parent), study_(study), view_(make_result_view(study, this)) {
+    : QWidget(parent), first_study_(study), study_(study), view_(make_result_view(study, this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_->widget());
     connect(view_.get(), &ResultView::zoomRequested, this, &ResultTab::onZoom);
     connect(view_.get(), &ResultView::hoverText, this, &ResultTab::hoverText);
+    connect(view_.get(), &ResultView::renderPathChanged, this, &ResultTab::renderPathChanged);
     connect(view_.get(), &ResultView::systemClicked, this, [this](std::size_t system) {
         if (system < study_->system_count()) emit systemClicked(study_, system);
     });
@@ -42,6 +43,10 @@ bool ResultTab::zoomable() const {
 
 plot::ResultFigure* ResultTab::figure() const {
     return view_->figure();
+}
+
+QString ResultTab::renderPath() const {
+    return view_->renderPath();
 }
 
 void ResultTab::beginRun(std::shared_ptr<const study::ResolvedStudy> study) {

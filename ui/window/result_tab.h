@@ -40,6 +40,9 @@ class ResultTab : public QWidget {
     ResultView& view() { return *view_; }
     // The dense picture of a diagram, map or basins; null for chart results.
     plot::ResultFigure* figure() const;
+    // The study the tab was opened with, before any zoom (it fixes a map's tile lattice).
+    std::shared_ptr<const study::ResolvedStudy> firstStudy() const { return first_study_; }
+    QString renderPath() const;
 
     // A run of `study` into this tab starts (the first, or a zoom's): the picture on screen stays,
     // stretched to the new ranges, until the new blocks replace it.
@@ -65,6 +68,7 @@ class ResultTab : public QWidget {
     void hoverText(const QString& text);
     // A zoom step came back to a result shown before: it is on screen again without a run.
     void restored();
+    void renderPathChanged(const QString& path);
 
   private:
     void onZoom(const study::Study& zoomed);
@@ -78,6 +82,7 @@ class ResultTab : public QWidget {
     };
     static constexpr std::size_t cache_limit = 8;
     std::vector<Shown> cache_;
+    std::shared_ptr<const study::ResolvedStudy> first_study_;
     std::shared_ptr<const study::ResolvedStudy> study_;
     std::shared_ptr<const study::Result> result_;
     std::unique_ptr<ResultView> view_;

@@ -37,11 +37,14 @@ class ResultView : public QObject {
     virtual void forward() {}
     virtual void resetView() {}
     virtual plot::ResultFigure* figure() { return nullptr; }
+    // How the picture is drawn, for the status bar: PlotView::renderPath() for the dense pictures.
+    virtual QString renderPath() const { return QStringLiteral("Qt Charts"); }
 
   signals:
     void zoomRequested(const bif::study::Study& zoomed);
     void systemClicked(std::size_t system);
     void hoverText(const QString& text);
+    void renderPathChanged(const QString& path);
 };
 
 std::unique_ptr<ResultView> make_result_view(std::shared_ptr<const study::ResolvedStudy> study,

@@ -24,12 +24,16 @@ QString seconds_text(double seconds) {
 } // namespace
 
 StatusPanel::StatusPanel(QWidget* parent)
-    : QWidget(parent), backend_(new QLabel(this)), phase_(new QLabel(tr("Ready"), this)),
-      bar_(new QProgressBar(this)), rate_(new QLabel(this)), elapsed_(new QLabel(this)),
-      cancel_(new QToolButton(this)) {
+    : QWidget(parent), backend_(new QLabel(this)), drawing_(new QLabel(this)), tiles_(new QLabel(this)),
+      phase_(new QLabel(tr("Ready"), this)), bar_(new QProgressBar(this)), rate_(new QLabel(this)),
+      elapsed_(new QLabel(this)), cancel_(new QToolButton(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 0, 4, 0);
     layout->addWidget(backend_);
+    layout->addSpacing(12);
+    layout->addWidget(drawing_);
+    layout->addSpacing(12);
+    layout->addWidget(tiles_);
     layout->addSpacing(12);
     layout->addWidget(phase_, 1);
     bar_->setRange(0, 1000);
@@ -47,6 +51,8 @@ StatusPanel::StatusPanel(QWidget* parent)
     ticker_.setInterval(200);
     bar_->setVisible(false);
     cancel_->setEnabled(false);
+    drawing_->setVisible(false);
+    tiles_->setVisible(false);
 }
 
 void StatusPanel::setBackend(const QString& text, const QString& why) {
@@ -90,6 +96,21 @@ void StatusPanel::runEnded(const QString& outcome, std::size_t systems, double s
     cancel_->setEnabled(false);
 }
 
+void StatusPanel::setDrawing(const QString& render_path) {
+    // "QPainter: why" reads as a fallback with its reason: "Drawing: QPainter — why".
+    QString text = render_path;
+    if (const int colon = text.indexOf(QStringLiteral(": ")); text.startsWith("QPainter") && colon > 0)
+        text = text.left(colon) + QString::fromUtf8(" \u2014 ") + text.mid(colon + 2);
+    drawing_->setText(text.isEmpty() ? QString() : tr("Drawing: %1").arg(text));
+    drawing_->setToolTip(tr("How the plot is drawn: OpenGL where an OpenGL 3.3 context runs, else QPainter"));
+    drawing_->setVisible(!text.isEmpty());
+}
+
+void StatusPanel::setTiles(const QString& text) {
+    tiles_->setText(text);
+    tiles_->setVisible(!text.isEmpty());
+}
+
 void StatusPanel::tick() {
     elapsed_->setText(seconds_text(clock_.elapsed() / 1000.0));
 }
@@ -99,6 +120,12 @@ QString StatusPanel::phaseText() const {
 }
 QString StatusPanel::backendText() const {
     return backend_->text();
+}
+QString StatusPanel::drawingText() const {
+    return drawing_->text();
+}
+QString StatusPanel::tilesText() const {
+    return tiles_->text();
 }
 double StatusPanel::progressFraction() const {
     return bar_->value() / 1000.0;

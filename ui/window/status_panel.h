@@ -1,6 +1,7 @@
 // The status bar's run display: the backend in use (and why the GPU is not, when it is not), the
 // phase, a progress bar, systems per second, the elapsed time and a Cancel button. While a run is
-// in flight the elapsed time ticks on its own, so a long compile never looks frozen.
+// in flight the elapsed time ticks on its own, so a long compile never looks frozen. Beside them: how
+// the current plot is drawn (OpenGL or QPainter, with the reason) and how far its tiles are.
 #pragma once
 
 #include "engine/study/backend.h"
@@ -27,9 +28,16 @@ class StatusPanel : public QWidget {
     void showPhase(const QString& phase);
     // `systems` finished in `seconds` (0: unknown) give the final rate.
     void runEnded(const QString& outcome, std::size_t systems = 0, double seconds = 0.0);
+    // PlotView::renderPath() of the current plot ("OpenGL 3.3 (host upload)", "QPainter: <reason>"),
+    // shown as "Drawing: …"; empty hides it (no plot in view).
+    void setDrawing(const QString& render_path);
+    // The tiled map's progress ("Tiles: 3 of 12"); empty hides it.
+    void setTiles(const QString& text);
 
     QString phaseText() const;
     QString backendText() const;
+    QString drawingText() const;
+    QString tilesText() const;
     double progressFraction() const;
     bool running() const { return running_; }
 
@@ -40,6 +48,8 @@ class StatusPanel : public QWidget {
     void tick();
 
     QLabel* backend_;
+    QLabel* drawing_;
+    QLabel* tiles_;
     QLabel* phase_;
     QProgressBar* bar_;
     QLabel* rate_;
