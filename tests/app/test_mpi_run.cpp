@@ -49,11 +49,16 @@ std::string mpirun(int ranks) {
 }
 
 // The file without its "# seconds:" line, the one that differs between runs.
+// The output without what differs between two runs of the same study: the seconds, and whether the
+// model was compiled or found in the cache ("code: native (compiled)" / "(cache hit)").
 std::string without_timings(const std::string& csv) {
     std::istringstream in(csv);
     std::string kept;
-    for (std::string line; std::getline(in, line);)
-        if (!line.starts_with("# seconds:")) kept += line + "\n";
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("# seconds:")) continue;
+        if (line.starts_with("# backend:")) line = line.substr(0, line.find(" ("));
+        kept += line + "\n";
+    }
     return kept;
 }
 

@@ -49,7 +49,10 @@ TEST_CASE("host evaluator agrees with the muparser reference on every .ode model
         if (!reference) {
             // The reference covers the language the bundled models use; the codegen tests' own
             // models go further on purpose (arret, for one).
-            const bool bundled = path.rfind(BIFSCOPE_MODELS_DIR, 0) == 0;
+            // XPPAUT's array blocks (%[i..j] ... %) are outside the reference's reader: the big chains
+            // written with them are compared with xppaut itself (test_model_vs_xppaut) instead.
+            const bool bundled =
+                path.rfind(BIFSCOPE_MODELS_DIR, 0) == 0 && error.find("cannot read: %") == std::string::npos;
             if (bundled) FAIL_CHECK("the muparser reference did not load it: " << error);
             if (!bundled) WARN("not compared: the muparser reference does not read it: " << error);
             continue;

@@ -186,7 +186,15 @@ TEST_CASE("bundled studies give their settings: resolving changes none", "[study
         const ResolveResult r = load_study_file(entry.path().string());
         REQUIRE(r.resolved);
         CHECK(r.problems.empty());
-        CHECK(write_study_json(r.resolved->study) == write_study_json(*read.study));
+        // the one setting a study takes from its model unasked: the model's own @ bound (XPPAUT's
+        // reading of the file), checked against the model and then left out of the comparison
+        Study resolved = r.resolved->study;
+        if (read.study->solver.bound == 0.0) {
+            const auto model_bound = model_defaults(*r.resolved->model).study.solver.bound;
+            CHECK(resolved.solver.bound == model_bound);
+            resolved.solver.bound = 0.0;
+        }
+        CHECK(write_study_json(resolved) == write_study_json(*read.study));
     }
     CHECK(studies >= 10);
 }

@@ -178,8 +178,13 @@ void read_formula(const std::string& line, int number, OdeText& out) {
             out.initial_values.push_back({m[1].str(), plain_number(rhs, number)});
             return;
         }
-        if (inside.find('+') != std::string::npos)
-            fail(number, "maps (difference equations) are not supported");
+        // a map's x(t+1)=f: the reference evaluates f as it does a flow's right-hand side (the engine's
+        // rhs of a map is the next value too); other shifts are refused
+        if (inside == "t+1") {
+            out.odes.push_back({m[1].str(), rhs, number});
+            return;
+        }
+        if (inside.find('+') != std::string::npos) fail(number, "only the shift t+1 of a map is supported");
         OdeUserFunction f{m[1].str(), {}, rhs, number};
         std::istringstream args(inside);
         std::string arg;
