@@ -56,11 +56,14 @@ double first_r_with_period(const study::Result& r, double from, double to, int c
 
 TEST_CASE("logistic map: the period doubles at r1 = 3 and r2 = 1 + sqrt(6)", "[engine][maps]") {
     const int transient = analysis_test::sanitized ? 20000 : 100000;
+    // near a doubling the orbit settles like 1/sqrt(iterates): the shorter sanitizer run sees the
+    // period-2 cycle one sweep step (1e-4) further from the exact point
+    const double margin = analysis_test::sanitized ? 6e-4 : 3e-4;
     const study::Result r1 = logistic_periods(2.99, 3.01, 201, transient);
-    CHECK(first_r_with_period(r1, 2.99, 3.01, 201, 2) == Approx(3.0).margin(3e-4));
+    CHECK(first_r_with_period(r1, 2.99, 3.01, 201, 2) == Approx(3.0).margin(margin));
     const double r2_exact = 1 + std::sqrt(6.0);
     const study::Result r2 = logistic_periods(3.44, 3.46, 201, transient);
-    CHECK(first_r_with_period(r2, 3.44, 3.46, 201, 4) == Approx(r2_exact).margin(3e-4));
+    CHECK(first_r_with_period(r2, 3.44, 3.46, 201, 4) == Approx(r2_exact).margin(margin));
     // below each point the lower period (no spurious doubling before it)
     CHECK(r1.scalar("period")->values[0] == 1);
     CHECK(r2.scalar("period")->values[0] == 2);
