@@ -6,6 +6,9 @@
 //     trajectory, with the impacts counted here;
 //   - a second method written here: Benettin's two-trajectory estimate (a neighbour at distance
 //     d0, renormalised every interval, no tangent vectors), for the largest exponent;
+//   - the published period-one orbit (Holmes 1982; Tufillaro, Abbott & Reilly 1992, ch. 1): it
+//     exists from the normalised table acceleration a w^2 = pi (1 - e)/(1 + e) on, and its two
+//     Floquet multipliers, in closed form, give both exponents, not just their sum;
 //   - the same study on the native and the compiler-free code paths.
 // The models run through the compiler-free evaluator (HostModel) at the kernel level, so that the
 // test can count impacts and run the second method alongside.
@@ -81,19 +84,20 @@ struct Spectrum {
 };
 
 // Both exponents by the tangent method with renormalisation every `interval`.
-Spectrum tangent_spectrum(const View& m, const double* y0, double* p, double span, double interval) {
+Spectrum tangent_spectrum(const View& m, const double* y0, double* p, double span, double interval,
+                          double t0 = 0) {
     using TM = TangentModel<View, 2>;
     const TM tm{m};
     double y[TM::num_states] = {y0[0], y0[1]};
     lyapunov_start(tm, y);
-    auto s = make_state<TM>(0.0, y, tm.dimension());
+    auto s = make_state<TM>(t0, y, tm.dimension());
     Dopri5<TM> st;
     const auto set = make_settings<double, TM::num_states>(1e-12, 1e-12);
     EventSettings<double, TM::num_events> ev;
     ImpactCounter counter;
     LyapunovSums<2, double> sums;
     for (int i = 1; i * interval <= span + 1e-9; ++i) {
-        REQUIRE(integrate(tm, st, s, p, i * interval, set, ev, counter) == Status::Ok);
+        REQUIRE(integrate(tm, st, s, p, t0 + i * interval, set, ev, counter) == Status::Ok);
         REQUIRE(gap(m, s.t, s.y, p) > -1e-9);
         lyapunov_renormalise(tm, s.y, interval, sums);
         state_changed(s, st);
@@ -180,6 +184,70 @@ TEST_CASE("bouncing ball: the largest exponent agrees with the two-trajectory es
     INFO("tangent " << tangent.lambda[0] << ", two trajectories " << benettin);
     // two estimates over a finite time of a chaotic trajectory that separates once the step sizes differ
     CHECK(tangent.lambda[0] == Approx(benettin).epsilon(0.03));
+}
+
+// The period-one orbit with the table's period T = 2 pi / w = 1 (gravity 1, table s = a sin(w t)).
+// The ball leaves the table at t* with velocity T/2 and meets it again at t* + T, where it arrives
+// with -T/2; the impact law then asks s'(t*) = u = (T/2)(1 - e)/(1 + e), so a w^2 cos(w t*) = w u,
+// which is Holmes' threshold a w^2 >= pi (1 - e)/(1 + e). Linearising the exact impact map
+// (t_n, v_n) -> (t_n+1, v_n+1) there (implicit flight time, impact law) gives multipliers with
+// det = e^2 and trace = 1 + e^2 + (1 + e)^2 s''(t*), s''(t*) = -a w^2 sin(w t*); the orbit is stable
+// for -2 (1 + e^2)/(1 + e)^2 < s'' < 0, Tufillaro et al.'s upper limit of a w^2. The exponents
+// per unit time are ln|mu| / T: for complex multipliers both are ln(e).
+struct PeriodOne {
+    double e, w, a, t_star;
+    // the orbit whose impacts see the table decelerating at `decel` = -s''(t*) > 0
+    PeriodOne(double e_, double w_, double decel) : e(e_), w(w_) {
+        const double T = 2 * M_PI / w, u = T / 2 * (1 - e) / (1 + e);
+        const double along = w * u; // a w^2 cos(w t*)
+        a = std::hypot(along, decel) / (w * w);
+        t_star = std::atan2(decel, along) / w;
+    }
+    double period() const { return 2 * M_PI / w; }
+    // the exponents from the closed-form multipliers, largest first
+    std::pair<double, double> exponents() const {
+        const double q = -a * w * w * std::sin(w * t_star);
+        const double trace = 1 + e * e + (1 + e) * (1 + e) * q, det = e * e;
+        const double disc = trace * trace - 4 * det;
+        if (disc < 0) return {std::log(e) / period(), std::log(e) / period()};
+        const double m1 = (trace + std::copysign(std::sqrt(disc), trace)) / 2, m2 = det / m1;
+        const double l1 = std::log(std::fabs(m1)) / period(), l2 = std::log(std::fabs(m2)) / period();
+        return {std::max(l1, l2), std::min(l1, l2)};
+    }
+};
+
+TEST_CASE("bouncing ball: both exponents of the period-one orbit from its Floquet multipliers",
+          "[engine][lyapunov][impacts]") {
+    Ball ball;
+    const double w = ball.p[ball.study->model->parameter_index("w")];
+    REQUIRE(w == Approx(2 * M_PI)); // the bundled table period is 1
+    const double span = analysis_test::sanitized ? 600 : 2000;
+    // complex multipliers (both exponents ln e), real ones (0.95 and 0.67; -0.92 and -0.69 near the flip: the
+    // saltation matrix must get each direction right, the sum alone would not show it)
+    for (const double decel : {0.5, 0.005, 1.005}) {
+        const PeriodOne orbit(ball.e, w, decel);
+        ball.p[ball.study->model->parameter_index("a")] = orbit.a;
+        // start at the apex of the flight that follows an impact at t*
+        const double t0 = orbit.t_star + orbit.period() / 2;
+        const double y0[2] = {orbit.a * std::sin(w * orbit.t_star) + orbit.period() * orbit.period() / 8,
+                              0.0};
+        const Spectrum s = tangent_spectrum(ball.view, y0, ball.p, span, orbit.period(), t0);
+        // the second half alone: the first tangent vectors' projections onto the orbit's
+        // directions add a term that decays only as 1/time, and the difference removes it
+        const Spectrum half = tangent_spectrum(ball.view, y0, ball.p, span / 2, orbit.period(), t0);
+        double lambda[2];
+        for (int i = 0; i < 2; ++i)
+            lambda[i] =
+                (s.lambda[i] * s.elapsed - half.lambda[i] * half.elapsed) / (s.elapsed - half.elapsed);
+        const auto [l1, l2] = orbit.exponents();
+        INFO("table deceleration " << decel << ", a = " << orbit.a << ": exponents " << lambda[0] << " "
+                                   << lambda[1] << ", closed form " << l1 << " " << l2 << ", " << s.impacts
+                                   << " impacts");
+        // one impact per period: the ball stays on the orbit
+        CHECK(std::abs(double(s.impacts) - span / orbit.period()) <= 1);
+        CHECK(lambda[0] == Approx(l1).margin(2e-4));
+        CHECK(lambda[1] == Approx(l2).margin(2e-4));
+    }
 }
 
 TEST_CASE("bouncing ball: the evaluator gives the native code's exponents", "[engine][lyapunov][impacts]") {
