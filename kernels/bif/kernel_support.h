@@ -80,6 +80,50 @@ BIF_HD BIF_FORCEINLINE auto bits_of(Real x) {
     }
 }
 
+// A key on the integer units that grows with |x|, for loops that test many values against one
+// limit at the cost of an integer max each: a float's bits, a double's high word, doubled (which
+// drops the sign: as k + k, a GPU of compute capability 9 fuses it with the max into one
+// instruction). Exact for a float (infinities and NaNs lie above every finite value); |x| to 2^-20
+// relative for a double.
+template <class Real>
+BIF_HD BIF_FORCEINLINE unsigned int magnitude_key(Real x) {
+    if constexpr (sizeof(Real) == 8) {
+        const unsigned int high = (unsigned int)(bits_of(x) >> 32);
+        return high + high;
+    } else {
+        const unsigned int bits = bits_of(x);
+        return bits + bits;
+    }
+}
+
+// max(key, magnitude_key(x)): on a GPU one DPX instruction (add-then-max, compute capability 9;
+// written as add and max, NVVM turns the doubled high word into a 64-bit shift and a mask).
+template <class Real>
+BIF_HD BIF_FORCEINLINE unsigned int max_magnitude_key(unsigned int key, Real x) {
+#if defined(__CUDA_ARCH__) && defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
+    unsigned int word;
+    if constexpr (sizeof(Real) == 8)
+        word = (unsigned int)__double2hiint(double(x));
+    else
+        word = __float_as_uint(float(x));
+    return __viaddmax_u32(word, word, key);
+#else
+    return max_of(key, magnitude_key(x));
+#endif
+}
+
+// The largest key that proves |x| <= limit (limit finite and > 0): exact for a float; for a double,
+// keys below the limit's own, so that a value with the limit's high word is taken as possibly
+// beyond (the caller then tests it exactly).
+template <class Real>
+BIF_HD BIF_FORCEINLINE unsigned int magnitude_key_inside(Real limit) {
+    const unsigned int key = magnitude_key(limit);
+    if constexpr (sizeof(Real) == 8)
+        return key >= 2 ? key - 2 : 0;
+    else
+        return key;
+}
+
 // m::is_finite(x) (x - x == 0) from the bits: the exponent field is all ones exactly for
 // infinities and NaNs.
 template <class Real>

@@ -9,13 +9,21 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace bif;
 
 namespace {
 
-constexpr int transient = 10000;
-constexpr int recorded = 1000;
+// BENCH_LOGISTIC_ITERATES="T R": other transient and recorded counts (to time the two phases apart)
+int iterates(int which, int otherwise) {
+    const char* text = std::getenv("BENCH_LOGISTIC_ITERATES");
+    int counts[2] = {0, 0};
+    if (!text || std::sscanf(text, "%d %d", &counts[0], &counts[1]) != 2) return otherwise;
+    return counts[which];
+}
+const int transient = iterates(0, 10000);
+const int recorded = iterates(1, 1000);
 
 std::string logistic_study(std::size_t n, bool single) {
     return R"({"bifscope_study": 1, "model": {"path": "../models/logistic.ode"}, "initial": {"x": 0.2},
@@ -26,13 +34,17 @@ std::string logistic_study(std::size_t n, bool single) {
            std::to_string(transient) + R"(, "recorded_sections": )" + std::to_string(recorded) +
            R"(, "record": ["x"]},
       "solver": {"method": "iteration", "initial_step": 1},
-      "precision": ")" + (single ? "float" : "double") + R"("})";
+      "precision": ")" +
+           (single ? "float" : "double") + R"("})";
 }
 
 template <class Real>
 int compare(const cuda::Context& context, std::size_t n, bool single) {
     const auto precision = single ? codegen::Precision::Float : codegen::Precision::Double;
-    bench::BifscopeEnsemble bifscope(context, bench::resolve_json(logistic_study(n, single)), precision);
+    // BENCH_MIN_BLOCKS=B: the kernel's register bound (blocks per multiprocessor) instead of the backend's
+    const char* bound = std::getenv("BENCH_MIN_BLOCKS");
+    bench::BifscopeEnsemble bifscope(context, bench::resolve_json(logistic_study(n, single)), precision,
+                                     bound ? std::atoi(bound) : cuda::ensemble_min_blocks_default);
     const double bif_ms = bifscope.time_ms(3);
     const ensemble::BatchArrays& out = bifscope.results();
 
@@ -49,8 +61,8 @@ int compare(const cuda::Context& context, std::size_t n, bool single) {
     const double hand_ms = bench::median_ms(
         context, stream, 3, [] {},
         [&] {
-            hand.launch(cuda::LaunchShape::linear(n, 128), stream, r_device, hand_out, count, transient, recorded,
-                        x0);
+            hand.launch(cuda::LaunchShape::linear(n, 128), stream, r_device, hand_out, count, transient,
+                        recorded, x0);
         });
     const std::vector<Real> hand_values = hand_out.to_vector();
     // every 61st system compared in full (all 10^9 iterates would take the host a minute)
@@ -60,10 +72,11 @@ int compare(const cuda::Context& context, std::size_t n, bool single) {
     for (std::size_t i = 0; i < n; i += 61)
         for (int k = 0; k < recorded; ++k, ++compared)
             if (!(out.point(i, k, 0) == double(hand_values[std::size_t(k) * n + i]))) ++apart;
-    std::printf("logistic %s N=2^20 %d+%d iterates  bifscope %8.3f ms | hand %8.3f ms | ratio hand/bifscope "
-                "%.3f | iterates not bit-equal: %zu of %zu | not ok %zu\n",
-                single ? "float " : "double", transient, recorded, bif_ms, hand_ms, hand_ms / bif_ms, apart,
-                compared, failed);
+    std::printf(
+        "logistic %s N=2^20 %5d+%4d iterates  bifscope %8.3f ms | hand %8.3f ms | ratio hand/bifscope "
+        "%.3f | iterates not bit-equal: %zu of %zu | not ok %zu\n",
+        single ? "float " : "double", transient, recorded, bif_ms, hand_ms, hand_ms / bif_ms, apart, compared,
+        failed);
     bench::print_kernel("bifscope advance kernel", bifscope.program().advance_kernel());
     bench::print_kernel("hand-written kernel", hand);
     std::fflush(stdout);

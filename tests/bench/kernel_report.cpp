@@ -33,6 +33,17 @@ std::string lorenz(bool single) {
            (single ? "float" : "double") + "\"}";
 }
 
+std::string logistic(bool single) {
+    return std::string(
+               R"({"bifscope_study": 1, "model": {"path": "../models/logistic.ode"}, "initial": {"x": 0.2},
+      "sweep": [{"parameter": "r", "from": 2.5, "to": 4, "count": 1024}],
+      "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "1"},
+                   "transient_sections": 10000, "recorded_sections": 1000, "record": ["x"]},
+      "solver": {"method": "iteration", "initial_step": 1},
+      "precision": ")") +
+           (single ? "float" : "double") + "\"}";
+}
+
 const char* duffing = R"({"bifscope_study": 1, "model": {"path": "../models/duffing.ode"},
       "parameters": {"b": 0.3, "delta": 1, "omega": 1}, "initial": {"y1": 0.1, "y2": 0},
       "sweep": [{"parameter": "k", "from": 0.2, "to": 0.3, "count": 1024}],
@@ -105,6 +116,10 @@ int main(int argc, char** argv) {
         if (which == "all" || which == "lorenz") {
             report("lorenz_double", *from_json(lorenz(false)), codegen::Precision::Double, dir, arch);
             report("lorenz_float", *from_json(lorenz(true)), codegen::Precision::Float, dir, arch);
+        }
+        if (which == "all" || which == "logistic") {
+            report("logistic_double", *from_json(logistic(false)), codegen::Precision::Double, dir, arch);
+            report("logistic_float", *from_json(logistic(true)), codegen::Precision::Float, dir, arch);
         }
         if (which == "all" || which == "duffing")
             report("duffing", *from_json(duffing), codegen::Precision::Double, dir, arch);

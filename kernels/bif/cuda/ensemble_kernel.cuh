@@ -55,8 +55,12 @@ __device__ void advance(const Block<Model>& block, const View<typename Model::re
     // `budget` is a multiple of slice_steps, spent in calls of slice_steps as the CPU does
     if (system < count && view.status[system] == outcome_not_run) {
         pending = true;
-        for (long long spent = 0; pending && spent < budget; spent += slice_steps)
-            pending = !advance_program<Program, Method>(Model{}, block, view, system, slice_steps);
+        if constexpr (carry_stays_between_calls<Method, Model>())
+            pending = !advance_program<Program, Method>(Model{}, block, view, system, slice_steps,
+                                                        (budget + slice_steps - 1) / slice_steps);
+        else
+            for (long long spent = 0; pending && spent < budget; spent += slice_steps)
+                pending = !advance_program<Program, Method>(Model{}, block, view, system, slice_steps);
     }
     // every thread reaches the barrier: no early return above
     if (__syncthreads_or(pending) && threadIdx.x == 0) atomicAdd(unfinished, 1u);

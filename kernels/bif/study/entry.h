@@ -81,20 +81,30 @@ BIF_HD int program_of(const Block<Model>& b) {
     return program_of(b.analysis, b.map_exponent, b.lyapunov_spectrum);
 }
 
+// `calls` calls of `budget` attempted steps each, the carry loaded once and stored once: for a map,
+// whose iterates cost a few operations each, the carry's round trip through memory at every call
+// of slice_steps would cost as much as the iterates (the results are those of separate calls).
 template <int Program, class Method, class Model>
 BIF_HD bool advance_program(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
-                            index_t system, long long budget) {
+                            index_t system, long long budget, long long calls = 1) {
     if constexpr (Program == program_sections)
-        return advance_sections<Model, Method, 0>(m, b, v, system, budget);
+        return advance_sections<Model, Method, 0>(m, b, v, system, budget, calls);
     if constexpr (Program == program_sections_exponent)
-        return advance_sections<Model, Method, 1>(m, b, v, system, budget);
+        return advance_sections<Model, Method, 1>(m, b, v, system, budget, calls);
     if constexpr (Program == program_lyapunov_largest)
-        return advance_lyapunov<Model, Method, 1>(m, b, v, system, budget);
+        return advance_lyapunov<Model, Method, 1>(m, b, v, system, budget, calls);
     if constexpr (Program == program_lyapunov_spectrum)
-        return advance_lyapunov<Model, Method, Model::num_states>(m, b, v, system, budget);
+        return advance_lyapunov<Model, Method, Model::num_states>(m, b, v, system, budget, calls);
     if constexpr (Program == program_trajectory)
-        return advance_trajectory<Model, Method>(m, b, v, system, budget);
+        return advance_trajectory<Model, Method>(m, b, v, system, budget, calls);
     return true;
+}
+
+// Whether a GPU launch keeps the carry in registers between its calls of slice_steps: for maps.
+// Flows keep a call per load and store, the code their benchmarks were tuned with.
+template <class Method, class Model>
+BIF_HD constexpr bool carry_stays_between_calls() {
+    return detail::steps_iterates<typename Method::template stepper<Model>>::value;
 }
 
 // Carry words per system that program needs.

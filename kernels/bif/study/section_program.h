@@ -16,6 +16,7 @@
 
 #include "bif/study/common.h"
 #include "bif/study/interval_observer.h"
+#include "bif/study/map_iterates.h"
 #include "bif/study/period.h"
 
 // BIF_ENSEMBLE_OBSERVES_STEPS 0 (set by the CUDA backend for a study where observes_steps() is
@@ -220,12 +221,9 @@ struct SectionProgram {
 
     // Iterates kept in registers while no section bookkeeping is due: the transient ones before the
     // last, and in a diagram (observables recorded at every iterate, nothing else) the recorded ones
-    // before the last. One compare per component and iterate ends the loop before an iterate beyond
-    // the bound, infinite or NaN is taken; run_iterates takes it again, checked. Returns the
-    // iterates taken.
+    // before the last. Ends before an iterate beyond the bound (every component tested against it),
+    // infinite or NaN; run_iterates takes that one again, checked. Returns the iterates taken.
     BIF_HD long long fast_iterates(const real* p_run, long long allowed) {
-        constexpr int N = Model::num_states;
-        const int n = m.dimension();
         const bool record = b.analysis == analysis_bifurcation && !b.record_extrema;
         const long long transient = min_of(allowed, (long long)(b.transient_sections - 1 - c.sections));
         const long long rows = !record || c.sections < b.transient_sections
@@ -233,40 +231,37 @@ struct SectionProgram {
                                    : min_of(allowed, (long long)(b.recorded_sections - 1 - c.rows));
         if (transient <= 0 && rows <= 0) return 0;
         const real limit = b.solver.bound > real(0) ? b.solver.bound : largest_finite();
-        real y[N], next[N];
+        const MapIterates<Model> it{m, p_run, b.t0, limit, magnitude_key_inside(limit), m.dimension()};
+        const int n = m.dimension();
+        real y[Model::num_states];
         copy_n(c.s.y, n, y);
-        int sections = c.sections;
         long long used = 0;
-        // one iterate: false, y unchanged, when it would be beyond the bound, infinite or NaN
-        const auto iterate = [&]() {
-            m.rhs(b.t0 + real(sections), y, p_run, next);
-            bool inside = true;
-            BIF_UNROLL
-            for (int i = 0; i < N; ++i)
-                inside &= i >= n || m::fabs(next[i]) <= limit;
-            if (!inside) return false;
-            copy_n(next, n, y);
-            ++sections;
-            return true;
-        };
         if (transient > 0) {
-            while (used < transient && iterate())
-                ++used;
+            used = it.unrecorded(y, c.sections, transient);
         } else {
-            int row = c.rows;
-            while (used < rows && iterate()) {
+            // the stores go through a pointer kept in registers: read through b and v, the loop
+            // would reload their fields after every store (they might alias the outputs)
+            int observed[O];
+            BIF_UNROLL
+            for (int j = 0; j < O; ++j)
+                observed[j] = b.record_observable[j];
+            const int columns = b.record_count;
+            const index_t column_step = v.stride, row_step = index_t(v.point_columns) * v.stride;
+            real* out = &v.point(system, c.rows, 0);
+            while (used < rows && it.step(y, c.sections + int(used))) {
                 ++used;
                 real o[O] = {};
-                m.observables(b.t0 + real(sections), y, c.p, o);
-                for (int j = 0; j < b.record_count; ++j)
-                    v.point(system, row, j) = pick(o, b.record_observable[j], O);
-                ++row;
+                m.observables(b.t0 + real(c.sections + int(used)), y, c.p, o);
+                BIF_UNROLL
+                for (int j = 0; j < O; ++j)
+                    if (j < columns) out[index_t(j) * column_step] = pick(o, observed[j], O);
+                out += row_step;
             }
-            c.rows = row;
+            c.rows += int(used);
         }
         copy_n(y, n, c.s.y);
-        c.sections = sections;
-        c.s.t = b.t0 + real(sections);
+        c.sections += int(used);
+        c.s.t = b.t0 + real(c.sections);
         c.last_section_t = c.s.t;
         return used;
     }
@@ -377,13 +372,14 @@ struct SectionProgram {
 
 template <class Model, class Method, int K>
 BIF_HD bool advance_sections(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
-                             index_t system, long long slice) {
+                             index_t system, long long slice, long long calls = 1) {
     using Program = SectionProgram<Model, Method, K>;
     typename Program::Carry c{};
     if (resume_carry(v, system, c) == phase_done) return true;
     Program program{m, integration_model<Model, K>::make(m), b, v, system, c};
     bool done = c.phase == phase_new && !program.start();
-    if (!done) done = program.run(slice);
+    for (long long call = 0; !done && call < calls; ++call)
+        done = program.run(slice);
     suspend_carry(v, system, c);
     return done;
 }

@@ -58,7 +58,7 @@ struct TrajectoryObserver {
 
 template <class Model, class Method>
 BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
-                               index_t system, long long slice) {
+                               index_t system, long long slice, long long calls = 1) {
     using real = typename Model::real;
     TrajectoryCarry<Model> c{};
     if (resume_carry(v, system, c) == phase_done) return true;
@@ -78,7 +78,8 @@ BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View
         c.phase = phase_done;
         v.status[system] = outcome_ok;
         done = true;
-    } else {
+    }
+    for (long long call = 0; !done && call < calls; ++call) {
         typename Method::template stepper<Model> st;
         StepBudget budget{slice, c.steps_used, b.max_steps};
         const Status r = integrate_within(m, st, c.s, c.p, b.parameters, v.times[b.output_count - 1],

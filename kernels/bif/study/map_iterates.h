@@ -1,0 +1,133 @@
+// A map y -> f(y) iterated in registers against a limit (the study's bound, or the largest finite
+// value), for the section program's fast path: the hot loop of an orbit diagram. Each iterate is
+// tested on the integer units (one max of magnitude keys per component) so that the FP64 units do
+// nothing but the map, as in a hand-written kernel; a value that may lie beyond the limit is then
+// tested exactly, so the iterates taken are the ones an iterate-by-iterate test would take.
+#pragma once
+
+#include "bif/kernel_support.h"
+
+// BIF_MAP_FLOAT_MAX_NAN (a tuning switch, sm_86 and later): in float, the chunk's largest magnitude
+// kept by one NaN-propagating max of absolute values per component instead of an integer key (two
+// integer operations), which a float loop, limited by instruction issue, may feel.
+#if defined(BIF_MAP_FLOAT_MAX_NAN) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 860
+#undef BIF_MAP_FLOAT_MAX_NAN
+#define BIF_MAP_FLOAT_MAX_NAN 1
+#else
+#undef BIF_MAP_FLOAT_MAX_NAN
+#define BIF_MAP_FLOAT_MAX_NAN 0
+#endif
+
+// Iterates per untested chunk (a tuning switch): on an H100, 16 made the logistic diagram 9% faster
+// than 8 (tests/bench/NOTES.md).
+#ifndef BIF_MAP_CHUNK
+#define BIF_MAP_CHUNK 16
+#endif
+
+namespace bif::ensemble {
+
+#if BIF_MAP_FLOAT_MAX_NAN
+// max(|a|, |b|) with the sign of neither, a NaN if either is one.
+__device__ BIF_FORCEINLINE float max_abs_nan(float a, float b) {
+    float d;
+    asm("max.NaN.xorsign.abs.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
+    return d;
+}
+__device__ BIF_FORCEINLINE double max_abs_nan(double a, double) {
+    return a;
+} // never used
+#endif
+
+template <class Model>
+struct MapIterates {
+    using real = typename Model::real;
+    static constexpr int N = Model::num_states;
+    // Iterates taken untested between two tests of the transient loop; a chunk whose keys show it
+    // may have left is taken again from its start, one tested iterate at a time.
+    static constexpr int chunk = BIF_MAP_CHUNK;
+
+    const Model& m;
+    const real* p;
+    real t0;
+    real limit;
+    unsigned int inside_key; // magnitude_key_inside(limit)
+    int n;
+
+    // One iterate from section `section` (t = t0 + section): false, y unchanged, when the new state
+    // would lie beyond the limit, or be infinite or NaN.
+    BIF_HD BIF_FORCEINLINE bool step(real* y, int section) const {
+        real next[N];
+        m.rhs(t0 + real(section), y, p, next);
+        if (largest_key(next) > inside_key) {
+            bool inside = true;
+            for (int i = 0; i < n; ++i)
+                inside = inside && m::fabs(next[i]) <= limit;
+            if (!inside) return false;
+        }
+        copy_n(next, n, y);
+        return true;
+    }
+
+    // Up to `count` iterates from section `section` with nothing recorded. Returns those taken: fewer
+    // than `count` when the next one would leave.
+    BIF_HD long long unrecorded(real* y, int section, long long count) const {
+        long long used = 0;
+        while (used < count) {
+            if (count - used >= chunk) {
+                real start[N];
+                copy_n(y, n, start);
+                unsigned int key = 0;
+#if BIF_MAP_FLOAT_MAX_NAN
+                real most = real(0);
+#endif
+                // unrolled for small maps only: a large one's right-hand side copied a chunk's worth of times
+                // would cost compile time for no gain
+                BIF_UNROLL_IF(N <= 4 ? BIF_MAP_CHUNK : 1)
+                for (int k = 0; k < chunk; ++k) {
+                    real next[N];
+                    m.rhs(t0 + real(section + int(used) + k), y, p, next);
+#if BIF_MAP_FLOAT_MAX_NAN
+                    if constexpr (sizeof(real) == 4) {
+                        BIF_UNROLL
+                        for (int i = 0; i < N; ++i)
+                            if (i < n) most = max_abs_nan(most, next[i]);
+                    } else {
+                        key = max_of(key, largest_key(next));
+                    }
+#else
+                    key = max_of(key, largest_key(next));
+#endif
+                    copy_n(next, n, y);
+                }
+#if BIF_MAP_FLOAT_MAX_NAN
+                if constexpr (sizeof(real) == 4) key = m::fabs(most) <= limit ? 0U : ~0U;
+#endif
+                if (key <= inside_key) {
+                    used += chunk;
+                    continue;
+                }
+                copy_n(start, n, y);
+            }
+            const long long stop = min_of(count, used + chunk);
+            while (used < stop && step(y, section + int(used)))
+                ++used;
+            if (used < stop) break;
+        }
+        return used;
+    }
+
+  private:
+    BIF_HD BIF_FORCEINLINE unsigned int largest_key(const real* y) const {
+        unsigned int key = 0;
+#if defined(BIF_MAP_UNTESTED_FOR_TIMING) // what the tests cost, in a benchmark whose maps never leave
+        (void)y;
+        return key;
+#endif
+        BIF_UNROLL
+        for (int i = 0; i < N; ++i)
+            if (i < n) key = max_magnitude_key(key, y[i]);
+        return key;
+    }
+};
+
+} // namespace bif::ensemble

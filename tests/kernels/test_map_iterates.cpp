@@ -1,0 +1,119 @@
+// The section program's fast map loop (bif/study/map_iterates.h) against the plain loop it replaces:
+// iterate, test every component against the limit, stop before the first iterate that leaves. The
+// maps chosen leave the limit and come back within one untested chunk, sit exactly at the limit, and
+// turn into infinities and NaNs, in float and double; the fast loop must stop at the same iterate
+// with the same state, bit for bit.
+#include "bif/study/map_iterates.h"
+#include "test_models.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+// Two components: x follows a rotation scaled by p[0] (so |x| swings up to p[0] and back every few
+// iterates), y = p[1] * y * y grows to infinity (p[1] > 1, |y| > 1) and on through inf * inf.
+template <class Real>
+struct Swinging : testmodels::Defaults {
+    using real = Real;
+    static constexpr int num_states = 2;
+    static constexpr int num_params = 3;
+    static constexpr int num_param_slots = 3;
+    static constexpr int dimension() { return 2; }
+    static void rhs(real t, const real* y, const real* p, real* f) {
+        f[0] = p[0] * std::sin(real(0.9) * t + p[2]);
+        f[1] = p[1] * y[1] * y[1];
+    }
+};
+
+// The reference: one iterate at a time, each component tested.
+template <class Model, class Real>
+long long plain_iterates(const Model& m, const Real* p, Real t0, Real limit, Real* y, int section,
+                         long long count) {
+    long long used = 0;
+    for (; used < count; ++used) {
+        Real next[2];
+        m.rhs(t0 + Real(section + int(used)), y, p, next);
+        bool inside = true;
+        for (int i = 0; i < 2; ++i)
+            inside = inside && std::fabs(next[i]) <= limit;
+        if (!inside) break;
+        y[0] = next[0], y[1] = next[1];
+    }
+    return used;
+}
+
+template <class Real>
+void check_against_plain(Real amplitude, Real growth, Real y1, Real limit, int section, long long count) {
+    using M = Swinging<Real>;
+    const M m{};
+    const Real p[3] = {amplitude, growth, Real(0.3)};
+    const Real t0 = Real(0.5);
+    const bif::ensemble::MapIterates<M> fast{m, p, t0, limit, bif::magnitude_key_inside(limit), 2};
+    Real y_fast[2] = {Real(0), y1}, y_plain[2] = {Real(0), y1};
+    const long long taken = fast.unrecorded(y_fast, section, count);
+    const long long expected = plain_iterates(m, p, t0, limit, y_plain, section, count);
+    CAPTURE(amplitude, growth, y1, limit, section, count);
+    REQUIRE(taken == expected);
+    CHECK(y_fast[0] == y_plain[0]);
+    CHECK(y_fast[1] == y_plain[1]);
+}
+
+template <class Real>
+void check_cases() {
+    const Real most = std::numeric_limits<Real>::max();
+    // nothing leaves: every chunk untested, a remainder shorter than a chunk
+    check_against_plain<Real>(Real(2), Real(0.5), Real(0.5), Real(100), 0, 1003);
+    // |x| swings above the limit for one or two iterates of a chunk and back: the first such
+    // iterate ends the run, wherever it falls in the chunk
+    for (int section = 0; section <= bif::ensemble::MapIterates<Swinging<Real>>::chunk; ++section)
+        for (Real amplitude : {Real(10.5), Real(10.001), Real(30)})
+            check_against_plain<Real>(amplitude, Real(0.5), Real(0.5), Real(10), section, 400);
+    // values with the limit's own high word (a double's conservative key) that stay inside
+    check_against_plain<Real>(Real(10), Real(0.5), Real(0.5), Real(10), 0, 400);
+    check_against_plain<Real>(Real(10) * (Real(1) - std::numeric_limits<Real>::epsilon()), Real(0.5),
+                              Real(0.5), Real(10), 3, 400);
+    // no bound (the largest finite value): y overflows to infinity, then inf * inf stays infinite
+    check_against_plain<Real>(Real(2), Real(1.5), Real(2), most, 0, 400);
+    // a NaN: y = 0 * inf after the overflow is never reached, so make one from the start
+    check_against_plain<Real>(Real(2), std::numeric_limits<Real>::quiet_NaN(), Real(2), most, 0, 400);
+}
+
+} // namespace
+
+TEST_CASE("the fast map loop stops where the iterate-by-iterate test stops", "[map_iterates]") {
+    SECTION("double") {
+        check_cases<double>();
+    }
+    SECTION("float") {
+        check_cases<float>();
+    }
+}
+
+TEST_CASE("magnitude keys order values by |x| and prove a value inside the limit", "[map_iterates]") {
+    const double limits[] = {1e-300, 0.75, 10, 1000, 1e300, std::numeric_limits<double>::max()};
+    const double values[] = {0,
+                             -0.0,
+                             1e-310,
+                             0.5,
+                             -0.75,
+                             9.999999,
+                             10,
+                             10.000001,
+                             -1e5,
+                             1e300,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN()};
+    for (double limit : limits)
+        for (double x : values) {
+            CAPTURE(limit, x);
+            // a key at or below the inside key proves |x| <= limit; NaN and beyond are never proved
+            if (bif::magnitude_key(x) <= bif::magnitude_key_inside(limit)) CHECK(std::fabs(x) <= limit);
+            const float lf = float(std::fmin(limit, double(std::numeric_limits<float>::max())));
+            const float xf = float(x);
+            // float keys are exact: proved exactly when inside
+            CHECK((bif::magnitude_key(xf) <= bif::magnitude_key_inside(lf)) == (std::fabs(xf) <= lf));
+        }
+}
