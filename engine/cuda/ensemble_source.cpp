@@ -24,6 +24,8 @@ std::string ensemble_entry_source(const std::string& model_type, int program, co
     if (options.min_blocks > 0)
         text += "#define BIF_ENSEMBLE_MIN_BLOCKS " + std::to_string(options.min_blocks) + "\n";
     if (!options.observes_steps) text += "#define BIF_ENSEMBLE_OBSERVES_STEPS 0\n";
+    if (options.bounded)
+        text += std::string("#define BIF_ENSEMBLE_BOUNDED ") + (*options.bounded ? "1" : "0") + "\n";
     if (!options.shared_parameters.empty()) {
         text += "#define BIF_ENSEMBLE_SHARED_PARAMETERS ";
         for (std::size_t i = 0; i < options.shared_parameters.size(); ++i)
@@ -79,6 +81,7 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
         min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision, states) : min_blocks;
     options.observes_steps = ensemble::observes_steps(ensemble::SpecStorage(study).spec());
     options.shared_parameters = shared_parameter_slots(study);
+    options.bounded = study.study.solver.bound > 0;
     options.inline_cold = precision == codegen::Precision::Float;
     // a tuning switch for measurements (tests/device/cold-code-round.sh): 0 or 1 overrides the rule
     if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)

@@ -50,6 +50,9 @@ struct EnsembleKernelOptions {
     // H100, while in double they cost nothing measurable and save 35-45% of the compile.
     bool inline_cold = false;
     bool observes_steps = true; // false (bif::ensemble::observes_steps of the spec): no step observer
+    // BIF_ENSEMBLE_BOUNDED (kernels/bif/integrate.h): whether the study has a bound; unset: decided
+    // in the kernel at run time
+    std::optional<bool> bounded;
     // BIF_ENSEMBLE_SHARED_PARAMETERS: parameter slots with one value for every system of the run
     // (shared_parameter_slots), read from the block in constant memory by the step loop
     std::vector<int> shared_parameters;
