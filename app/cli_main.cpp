@@ -13,10 +13,11 @@ commands:
   check MODEL.ode                  print the model's diagnostics and a one-line summary
   codegen MODEL.ode [--float] [--type-name NAME]
                                    print the generated C++/CUDA source of the model
-  run STUDY.json [--backend auto|cpu|cuda] [--out result.csv] [--threads N] [--check] [--quiet]
+  run STUDY.json [--backend auto|cpu|cuda] [--gpus 0,1] [--out result.csv] [--threads N] [--check] [--quiet]
                                    run a study (resources/studies/ has examples): progress on
                                    stderr, the result as CSV to --out or stdout; --check only
-                                   checks the study; Ctrl-C stops the run and writes nothing
+                                   checks the study; --gpus: the GPUs a CUDA run uses (default
+                                   all); Ctrl-C stops the run and writes nothing
   run MODEL.ode [--out output.dat] [--check] [--quiet]
                                    run the model as `xppaut MODEL.ode -silent` does (its @ options)
   plot STUDY.json --out figure.png|figure.svg [--size WxH] [--backend auto|cpu|cuda] [--quantity NAME]

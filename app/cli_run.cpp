@@ -1,5 +1,6 @@
-// `bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--out result.csv|result.h5] [--compress]
-// [--threads N] [--check] [--quiet]`: checks the study, runs it as a job with progress on stderr, writes
+// `bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--gpus 0,1] [--out result.csv|result.h5]
+// [--compress] [--threads N] [--check] [--quiet]`: checks the study, runs it as a job with progress on
+// stderr (--gpus: the GPUs a CUDA run uses, overriding the study's "gpus" key), writes
 // the result as CSV to stdout, or to --out: CSV, or HDF5 when it ends in .h5 or .hdf5 (--compress:
 // deflate). An --out that names an input of the run or cannot be created is refused before the run.
 // With --out, the run streams: blocks of systems are written as they finish and dropped
@@ -40,8 +41,8 @@ namespace bif::cli {
 namespace {
 
 constexpr const char* run_usage =
-    "usage: bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--out result.csv|result.h5] [--compress] "
-    "[--threads N] [--block-systems N] [--block-timeout S] [--check] [--quiet]\n";
+    "usage: bifscope-cli run STUDY.json [--backend auto|cpu|cuda] [--gpus 0,1] [--out result.csv|result.h5] "
+    "[--compress] [--threads N] [--block-systems N] [--block-timeout S] [--check] [--quiet]\n";
 
 volatile std::sig_atomic_t interrupted = 0;
 
@@ -54,6 +55,7 @@ void on_interrupt(int signal) {
 struct RunArguments {
     std::string study_path;
     std::optional<study::BackendChoice> backend;
+    std::optional<std::vector<int>> gpus;
     std::string out_path;
     unsigned threads = 0;
     std::size_t block_systems = 0;
@@ -69,6 +71,19 @@ std::optional<unsigned> parse_threads(const std::string& text) {
     return static_cast<unsigned>(std::stoul(text));
 }
 
+// "0,1": GPU ordinals.
+std::optional<std::vector<int>> parse_gpus(const std::string& text) {
+    std::vector<int> gpus;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        const auto n = parse_threads(item);
+        if (!n || *n > 1023) return std::nullopt;
+        gpus.push_back(int(*n));
+    }
+    if (gpus.empty()) return std::nullopt;
+    return gpus;
+}
+
 std::optional<RunArguments> parse_run_arguments(const std::vector<std::string>& args, std::ostream& err) {
     RunArguments a;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -78,6 +93,11 @@ std::optional<RunArguments> parse_run_arguments(const std::vector<std::string>& 
             a.backend = parse_backend_choice(args[++i]);
             if (!a.backend)
                 return err << "bifscope-cli: --backend takes auto, cpu or cuda, got '" << args[i] << "'\n",
+                       std::nullopt;
+        } else if (arg == "--gpus" && has_value) {
+            a.gpus = parse_gpus(args[++i]);
+            if (!a.gpus)
+                return err << "bifscope-cli: --gpus takes GPU numbers like 0,1, got '" << args[i] << "'\n",
                        std::nullopt;
         } else if (arg == "--out" && has_value) {
             a.out_path = args[++i];
@@ -378,7 +398,7 @@ int run_distributed(const RunArguments& a, std::ostream& out, std::ostream& err)
 int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     // An .ode file where the study goes: XPPAUT's batch mode (cli_xpp_batch.h).
     for (std::size_t i = 0; i < args.size();
-         i += args[i] == "--backend" || args[i] == "--out" || args[i] == "--threads" ||
+         i += args[i] == "--backend" || args[i] == "--gpus" || args[i] == "--out" || args[i] == "--threads" ||
                       args[i] == "--block-systems" || args[i] == "--block-timeout"
                   ? 2
                   : 1)
@@ -393,6 +413,11 @@ int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostr
 #endif
     LoadedStudy loaded;
     if (const int status = load_resolved_study(a->study_path, loaded, err); status != Success) return status;
+    if (a->gpus) {
+        auto chosen = std::make_shared<study::ResolvedStudy>(*loaded.resolved);
+        chosen->study.gpus = *a->gpus;
+        loaded.resolved = std::move(chosen);
+    }
     if (a->check_only) {
         out << a->study_path << ": ok; " << describe(*loaded.resolved) << "\n";
         return Success;

@@ -69,21 +69,36 @@ bool EnsembleRunner::run_batch(ensemble::BatchArrays& batch) {
     return !stopped.load();
 }
 
-// A continuation sweep is one chain: up the axis, then back down from where the way up ended, each
-// system starting from its predecessor's final state, so that a hysteresis loop shows (a failed
-// or escaped system breaks the chain: its successor starts from the study's initial state).
+// A continuation chain walks its row up the first axis, then back down from where the way up ended,
+// each system starting from its predecessor's final state, so that a hysteresis loop shows (a failed
+// or escaped system breaks the chain: its successor starts from the study's initial state). The
+// chains (rows of a second axis) are independent: the threads take them whole.
 bool EnsembleRunner::run_chains(ensemble::BatchArrays& batch) {
     const ensemble::View<double> view = ensemble::view_of(batch, spec_.times());
     const std::size_t states = std::size_t(batch.states);
-    for (std::size_t i = 0; i < batch.count; ++i) {
-        if (i > 0 && !ensemble::is_failure_outcome(batch.status[i - 1]) &&
-            batch.status[i - 1] != ensemble::outcome_escaped)
-            for (std::size_t k = 0; k < states; ++k)
-                batch.initial_override[k * batch.count + i] = batch.final_state[k * batch.count + i - 1];
-        if (!run_system(view, i)) return false;
-        system_finished();
-    }
-    return true;
+    const std::size_t length = study_.chain_length(), chains = batch.count / length;
+    const unsigned threads =
+        static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(control_.threads(), chains)));
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stopped{false};
+    run_on_threads(threads, [&] {
+        for (std::size_t chain = next.fetch_add(1); chain < chains; chain = next.fetch_add(1)) {
+            for (std::size_t i = chain * length; i < (chain + 1) * length; ++i) {
+                if (stopped.load()) return;
+                if (i > chain * length && !ensemble::is_failure_outcome(batch.status[i - 1]) &&
+                    batch.status[i - 1] != ensemble::outcome_escaped)
+                    for (std::size_t k = 0; k < states; ++k)
+                        batch.initial_override[k * batch.count + i] =
+                            batch.final_state[k * batch.count + i - 1];
+                if (!run_system(view, i)) {
+                    stopped.store(true);
+                    return;
+                }
+                system_finished();
+            }
+        }
+    });
+    return !stopped.load();
 }
 
 bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>& on_batch) {

@@ -4,8 +4,9 @@
 // the threads take work units of a few consecutive systems from a shared counter (neighbours cost
 // alike; the dynamic hand-out balances the rest). Each system advances in slices of a fixed number of
 // steps (so results do not depend on timing): a cancel is seen between slices, well within 100 ms.
-// Continuation studies run as one chain (systems [0, n) up the axis, then [n, 2n) down from where
-// the way up ended), each system starting from the final state of the one before it.
+// Continuation studies run chain by chain (ResolvedStudy::system_count: each row up the first axis,
+// then down from where the way up ended), each system starting from the final state of the one
+// before it; the chains of several rows run on the threads in parallel.
 #pragma once
 
 #include "engine/cpu/study_program.h"

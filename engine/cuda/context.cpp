@@ -2,7 +2,10 @@
 
 #include "engine/cuda/driver_library.h"
 
+#include <exception>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 namespace bif::cuda {
 
@@ -65,6 +68,28 @@ std::size_t Context::free_memory() const {
     std::size_t total = 0;
     BIF_CU_CALL(driver(), cuMemGetInfo_v2, &free, &total);
     return free;
+}
+
+std::vector<Context> retain_contexts(const std::vector<int>& ordinals) {
+    std::vector<std::optional<Context>> retained(ordinals.size());
+    std::vector<std::exception_ptr> failures(ordinals.size());
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t i = 0; i < ordinals.size(); ++i)
+            threads.emplace_back([&, i] {
+                try {
+                    retained[i].emplace(ordinals[i]);
+                } catch (...) {
+                    failures[i] = std::current_exception();
+                }
+            });
+    }
+    std::vector<Context> contexts;
+    for (std::size_t i = 0; i < ordinals.size(); ++i) {
+        if (failures[i]) std::rethrow_exception(failures[i]);
+        contexts.push_back(*retained[i]);
+    }
+    return contexts;
 }
 
 } // namespace bif::cuda

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace bif::cuda {
 
@@ -37,6 +38,11 @@ class Context {
   private:
     std::shared_ptr<const detail::ContextState> state_;
 };
+
+// The contexts of the given devices, each retained on a thread of its own (a retain costs tens of
+// milliseconds per device, mostly spent in the driver, so N devices take about as long as one).
+// Rethrows the first failure once every thread has ended.
+std::vector<Context> retain_contexts(const std::vector<int>& ordinals);
 
 namespace detail {
 

@@ -1,5 +1,6 @@
 #include "engine/cuda/cuda_backend.h"
 
+#include "engine/cuda/chain_runner.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/embedded_headers.h"
 #include "engine/cuda/ensemble_runner.h"
@@ -13,8 +14,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace bif::cuda {
@@ -47,8 +50,8 @@ class CudaBackend : public study::Backend {
     }
 
     study::Availability supports(const study::ResolvedStudy& study) const override {
-        if (study.is_continuation())
-            return {false, "continuation sweeps run system after system; the CPU runs them"};
+        if (study.is_continuation() && study.chain_count() < 2)
+            return {false, "a single continuation chain runs on the CPU"};
         return {true, ""};
     }
 
@@ -68,8 +71,7 @@ class CudaBackend : public study::Backend {
     void warm_up() override {
         if (!availability().available) return;
         try {
-            for (const DeviceInfo& d : list_devices())
-                context_for(d.ordinal);
+            contexts_for(list_devices());
             (void)NvrtcLibrary::instance().available();
             (void)embedded_headers_digest();
         } catch (const std::exception&) {
@@ -122,8 +124,15 @@ class CudaBackend : public study::Backend {
         if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
         ModulePlan plan = plan_modules(study);
         const std::vector<DeviceInfo>& devices = plan.devices;
-        study::Result result = study::allocate_result(study);
-        study::RunInfo& info = result.info;
+        // allocated while the contexts, modules and first batches get going: a 2^20-system diagram's
+        // points are half a gigabyte, whose allocation would otherwise come before any GPU work
+        std::future<study::Result> allocated =
+            std::async(std::launch::async, [&study] { return study::allocate_result(study); });
+        study::Result result;
+        const auto adopt_result = [&] {
+            if (allocated.valid()) result = allocated.get();
+        };
+        study::RunInfo info;
         info.backend = "cuda";
         info.device =
             devices.front().name + (devices.size() > 1 ? " x" + std::to_string(devices.size()) : "");
@@ -141,14 +150,20 @@ class CudaBackend : public study::Backend {
         std::vector<EnsembleDevice> ensemble_devices;
         bool all_cached = true;
         try {
+            // the contexts are retained while the modules compile or load from the cache
+            std::future<std::vector<Context>> contexts =
+                std::async(std::launch::async, [&] { return contexts_for(devices); });
             for (const DeviceInfo& d : devices) {
                 const Target target = compiler.target_for(d);
                 auto found = modules.find(target.name());
                 if (found == modules.end())
                     found = modules.emplace(target.name(), compiler.compile(request, target)).first;
                 all_cached = all_cached && found->second.from_cache();
-                ensemble_devices.push_back({context_for(d.ordinal), &found->second});
             }
+            const std::vector<Context> retained = contexts.get();
+            for (std::size_t i = 0; i < devices.size(); ++i)
+                ensemble_devices.push_back(
+                    {retained[i], &modules.at(compiler.target_for(devices[i]).name())});
         } catch (const CompileError& e) {
             throw study::BackendError("NVRTC rejected the generated model: " + first_line(e.what()) + "\n" +
                                       e.log());
@@ -159,31 +174,52 @@ class CudaBackend : public study::Backend {
         info.code_note = std::string(all_cached ? "module cache hit" : "compiled with NVRTC") + ", " +
                          modules.begin()->first +
                          (options_.quick_compile ? ", compiled for speed of compiling" : "");
-        if (control.cancelled()) return result;
+        if (control.cancelled()) {
+            adopt_result();
+            result.info = std::move(info);
+            return result;
+        }
 
         const auto run_start = Clock::now();
-        ensemble::ResultAssembly assembly(study, result);
+        std::optional<ensemble::ResultAssembly> assembly; // made at the first batch
         RunnerOptions runner_options;
         runner_options.slice_seconds = options_.slice_seconds;
         runner_options.max_batch = options_.max_batch;
         runner_options.lanes = options_.lanes;
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
+        // continuation: one chain per GPU thread, column after column, on the first GPU
+        ChainRunner chain_runner(ensemble_devices.front(), study, spec, real_bytes, control, runner_options);
         EnsembleRunner runner(std::move(ensemble_devices), study, spec, real_bytes, control, runner_options);
         try {
-            info.complete = runner.run([&](const ensemble::BatchArrays& batch) { assembly.store(batch); });
+            const auto store = [&](const ensemble::BatchArrays& batch) {
+                if (!assembly) {
+                    adopt_result();
+                    assembly.emplace(study, result);
+                }
+                assembly->store(batch);
+            };
+            info.complete = study.is_continuation() ? chain_runner.run(store) : runner.run(store);
         } catch (const study::BackendError&) {
             throw;
         } catch (const std::exception& e) {
             throw study::BackendError(std::string("CUDA: ") + e.what());
         }
-        for (auto& w : assembly.warnings())
+        adopt_result();
+        if (!assembly) assembly.emplace(study, result);
+        for (auto& w : assembly->warnings())
             info.warnings.push_back(std::move(w));
-        info.notes.push_back("cuda: " + std::to_string(runner.launches()) + " kernel launches on " +
-                             std::to_string(devices.size()) + (devices.size() == 1 ? " GPU" : " GPUs") +
-                             ", " + std::to_string(runner.lanes_used()) + " lanes, " +
-                             (runner.pinned() ? "pinned" : "pageable") + " host staging");
+        if (study.is_continuation())
+            info.notes.push_back("cuda: " + std::to_string(chain_runner.launches()) + " kernel launches, " +
+                                 std::to_string(study.chain_count()) + " continuation chains on one GPU");
+        else
+            info.notes.push_back("cuda: " + std::to_string(runner.launches()) + " kernel launches on " +
+                                 std::to_string(devices.size()) + (devices.size() == 1 ? " GPU" : " GPUs") +
+                                 ", " + std::to_string(runner.lanes_used()) + " lanes, " +
+                                 (runner.pinned() ? "pinned" : "pageable") + " host staging");
+        if (!study.is_continuation() && devices.size() > 1) info.notes.push_back(shares_note(runner));
         info.run_seconds = seconds_since(run_start);
         info.total_seconds = seconds_since(start);
+        result.info = std::move(info);
         return result;
     }
 
@@ -200,18 +236,24 @@ class CudaBackend : public study::Backend {
 
     ModulePlan plan_modules(const study::ResolvedStudy& study) const {
         ModulePlan plan;
-        plan.devices = list_devices();
+        try {
+            plan.devices = select_devices(list_devices(),
+                                          study.study.gpus.empty() ? options_.devices : study.study.gpus);
+        } catch (const std::invalid_argument& e) {
+            throw study::BackendError(std::string("CUDA: ") + e.what());
+        }
         if (plan.devices.empty()) throw study::BackendError("no CUDA device found");
         if (options_.max_devices > 0 && plan.devices.size() > std::size_t(options_.max_devices))
             plan.devices.resize(std::size_t(options_.max_devices));
         plan.precision = precision_on(study, plan.devices.front());
         const std::size_t run_systems =
             study.run_system_count > 0 ? study.run_system_count : study.system_count();
-        const std::size_t per_device = (run_systems + plan.devices.size() - 1) / plan.devices.size();
+        // sized for the whole run on one GPU, however many run it: one module (and one cache entry)
+        // for any choice of GPUs, so that a run on several gives bit for bit what one GPU gives
         const int min_blocks = options_.min_blocks != ensemble_min_blocks_default
                                    ? options_.min_blocks
                                    : ensemble_min_blocks(plan.precision, int(study.model->num_states()),
-                                                         per_device, plan.devices.front().multiprocessors);
+                                                         run_systems, plan.devices.front().multiprocessors);
         plan.request = ensemble_request(study, plan.precision, ensemble::SpecStorage(study).program(),
                                         options_.quick_compile ? 0 : min_blocks);
         if (options_.quick_compile) plan.request.extra_options = {"--Ofast-compile=max"};
@@ -228,11 +270,28 @@ class CudaBackend : public study::Backend {
 
     // Contexts are kept for the backend's lifetime: retaining a device's primary context costs tens
     // of milliseconds, which a warm run should not pay again.
-    Context context_for(int ordinal) {
+    // Those not yet retained are retained at once, a thread each.
+    std::vector<Context> contexts_for(const std::vector<DeviceInfo>& devices) {
         std::lock_guard lock(contexts_mutex_);
-        auto found = contexts_.find(ordinal);
-        if (found == contexts_.end()) found = contexts_.emplace(ordinal, Context(ordinal)).first;
-        return found->second;
+        std::vector<int> missing;
+        for (const DeviceInfo& d : devices)
+            if (!contexts_.contains(d.ordinal)) missing.push_back(d.ordinal);
+        const std::vector<Context> retained = retain_contexts(missing);
+        for (std::size_t i = 0; i < missing.size(); ++i)
+            contexts_.emplace(missing[i], retained[i]);
+        std::vector<Context> contexts;
+        for (const DeviceInfo& d : devices)
+            contexts.push_back(contexts_.at(d.ordinal));
+        return contexts;
+    }
+
+    // "cuda: batches per GPU: 0: 9 (532480 systems), 1: 7 (516096 systems)"
+    static std::string shares_note(const EnsembleRunner& runner) {
+        std::string note = "cuda: batches per GPU:";
+        for (const DeviceShare& share : runner.device_shares())
+            note += (note.back() == ':' ? " " : ", ") + std::to_string(share.ordinal) + ": " +
+                    std::to_string(share.batches) + " (" + std::to_string(share.systems) + " systems)";
+        return note;
     }
 
     static double smallest_tolerance(const study::ResolvedStudy& study) {

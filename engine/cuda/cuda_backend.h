@@ -1,7 +1,9 @@
-// The CUDA backend: every visible NVIDIA GPU running the per-system study programs of
-// kernels/bif/study, one thread per system, with the generated model compiled through NVRTC for the
-// device's architecture (cached on disk). Nothing of CUDA is linked: where the driver, NVRTC or a
-// device is missing, availability() says why in one line and the jobs registry runs the CPU backend.
+// The CUDA backend: every visible NVIDIA GPU (or those a study or the options choose) running the
+// per-system study programs of kernels/bif/study, one thread per system, with the generated model
+// compiled through NVRTC for the device's architecture (cached on disk). Nothing of CUDA is linked:
+// where the driver, NVRTC or a device is missing, availability() says why in one line and the jobs
+// registry runs the CPU backend. On several GPUs, batches of systems go to whichever GPU is free
+// (engine/cuda/ensemble_runner.h); the results are the same bits whichever GPUs run them.
 //
 // Precision: the study's choice; for "auto", double on GPUs with fast FP64 (data-centre parts) and
 // ResolvedStudy::precision_for(gpu) elsewhere (float unless a tolerance is below what float honours).
@@ -12,13 +14,17 @@
 #include "engine/study/backend.h"
 
 #include <memory>
+#include <vector>
 
 namespace bif::cuda {
 
 struct CudaBackendOptions {
     double slice_seconds = 0.05; // target length of one kernel launch
     std::size_t max_batch = 0;   // systems per batch at most (0: as device and host memory allow)
-    int max_devices = 0;         // 0: every visible GPU
+    int max_devices = 0;         // 0: every visible GPU (or every one of `devices`)
+    // Ordinals of the GPUs to run on; empty: every visible GPU. A study's "gpus" key overrides it.
+    // An ordinal the driver does not list fails the run with a BackendError that names the GPUs.
+    std::vector<int> devices;
     int lanes = 2; // batches in flight per GPU: 2 overlaps one's copies with the other's kernels
     // BIF_ENSEMBLE_MIN_BLOCKS of the kernel; ensemble_min_blocks_default (engine/cuda/ensemble_source.h):
     // chosen from the precision and how many systems each multiprocessor gets

@@ -2,7 +2,9 @@
 
 #include "engine/cuda/driver_library.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace bif::cuda {
 
@@ -89,6 +91,27 @@ std::vector<DeviceInfo> list_devices(const DriverLibrary& driver) {
 
 std::vector<DeviceInfo> list_devices() {
     return list_devices(DriverLibrary::instance());
+}
+
+std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& all, const std::vector<int>& ordinals) {
+    if (ordinals.empty()) return all;
+    std::vector<DeviceInfo> chosen;
+    for (const int ordinal : ordinals) {
+        const auto found =
+            std::find_if(all.begin(), all.end(), [&](const DeviceInfo& d) { return d.ordinal == ordinal; });
+        if (found == all.end()) {
+            std::string there = all.empty() ? "none" : "";
+            for (const DeviceInfo& d : all)
+                there += (d.ordinal == all.front().ordinal ? "" : ", ") + std::to_string(d.ordinal);
+            throw std::invalid_argument("no GPU " + std::to_string(ordinal) + " (GPUs there are: " + there +
+                                        ")");
+        }
+        for (const DeviceInfo& d : chosen)
+            if (d.ordinal == ordinal)
+                throw std::invalid_argument("GPU " + std::to_string(ordinal) + " given twice");
+        chosen.push_back(*found);
+    }
+    return chosen;
 }
 
 } // namespace bif::cuda

@@ -58,4 +58,9 @@ struct DeviceInfo {
 std::vector<DeviceInfo> list_devices(const DriverLibrary& driver);
 std::vector<DeviceInfo> list_devices(); // the process-wide driver
 
+// The devices of `all` with the given ordinals, in the order given; every device when `ordinals` is
+// empty. Throws std::invalid_argument naming the devices there are for an ordinal not among them
+// or given twice.
+std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& all, const std::vector<int>& ordinals);
+
 } // namespace bif::cuda

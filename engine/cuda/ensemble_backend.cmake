@@ -7,6 +7,7 @@ if(TARGET bifscope_ensemble)
     ensemble_batch.cpp
     ensemble_program.cpp
     ensemble_runner.cpp
+    chain_runner.cpp
     cuda_backend.cpp)
   target_include_directories(bifscope_cuda_backend PUBLIC ${PROJECT_SOURCE_DIR})
   find_package(Threads REQUIRED)

@@ -50,15 +50,22 @@ std::size_t point_reals(const BatchShape& s) {
     return std::size_t(s.point_rows) * std::size_t(s.point_columns);
 }
 
+// Per system: an initial and a final state for chains, nothing otherwise.
+std::size_t chain_reals(const BatchShape& s) {
+    return s.chains ? std::size_t(s.states) : 0;
+}
+
 } // namespace
 
 std::size_t BatchShape::bytes_per_system() const {
-    const std::size_t reals = std::size_t(axes) + point_reals(*this) + std::size_t(scalar_columns);
+    const std::size_t reals =
+        std::size_t(axes) + point_reals(*this) + std::size_t(scalar_columns) + 2 * chain_reals(*this);
     return reals * std::size_t(real_bytes) + 4 * std::size_t(carry_words) + 2 * sizeof(int);
 }
 
 std::size_t BatchShape::staging_bytes_per_system() const {
-    const std::size_t reals = std::size_t(axes) + point_reals(*this) + std::size_t(scalar_columns);
+    const std::size_t reals =
+        std::size_t(axes) + point_reals(*this) + std::size_t(scalar_columns) + chain_reals(*this);
     return reals * std::size_t(real_bytes) + 2 * sizeof(int);
 }
 
@@ -72,8 +79,11 @@ EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
       scalars_(context, at_least_one(std::size_t(shape.scalar_columns) * shape.capacity * shape.real_bytes)),
       status_(context, at_least_one(shape.capacity * sizeof(int))),
       rows_filled_(context, at_least_one(shape.capacity * sizeof(int))),
+      initial_override_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)),
+      final_state_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)),
       inputs_(context, at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes)),
-      outputs_(context, at_least_one(rows_filled_offset() + shape.capacity * sizeof(int))) {
+      outputs_(context, at_least_one(rows_filled_offset() + shape.capacity * sizeof(int))),
+      chain_states_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)) {
     if (times.empty()) return;
     std::vector<unsigned char> staged(times.size() * std::size_t(shape.real_bytes));
     convert_out(times, shape.real_bytes, staged.data());
@@ -109,6 +119,13 @@ void EnsembleBatch::upload(const ensemble::BatchArrays& host, const Stream& stre
     BIF_CU_CALL(api, cuMemsetD8Async, rows_filled_.address(), 0, count_ * sizeof(int), stream.handle());
     fill_nan_async(points_, point_reals(shape_) * count_ * rb, stream);
     fill_nan_async(scalars_, std::size_t(shape_.scalar_columns) * count_ * rb, stream);
+    if (!shape_.chains) return;
+    const std::size_t chain_bytes = chain_reals(shape_) * count_ * rb;
+    if (host.initial_override.size() * rb != chain_bytes)
+        throw std::length_error("a chain batch needs an initial state for each of its systems");
+    convert_out(host.initial_override, shape_.real_bytes, chain_states_.data());
+    initial_override_.upload_async(chain_states_.data(), chain_bytes, stream);
+    fill_nan_async(final_state_, chain_bytes, stream);
 }
 
 void EnsembleBatch::download(ensemble::BatchArrays& host, const Stream& stream) {
@@ -119,7 +136,11 @@ void EnsembleBatch::download(ensemble::BatchArrays& host, const Stream& stream) 
     scalars_.download_async(out + scalars_offset(), host.scalars.size() * rb, stream);
     status_.download_async(out + status_offset(), host.status.size() * sizeof(int), stream);
     rows_filled_.download_async(out + rows_filled_offset(), host.rows_filled.size() * sizeof(int), stream);
+    // the upload's copy from chain_states_ ran before this batch's kernels, so it is free again
+    if (shape_.chains)
+        final_state_.download_async(chain_states_.data(), host.final_state.size() * rb, stream);
     stream.synchronize();
+    if (shape_.chains) convert_in(chain_states_.data(), shape_.real_bytes, host.final_state);
     convert_in(out, shape_.real_bytes, host.points);
     convert_in(out + scalars_offset(), shape_.real_bytes, host.scalars);
     if (!host.status.empty())
@@ -147,6 +168,8 @@ ensemble::View<Real> EnsembleBatch::view() const {
     v.scalars = pointer<Real>(scalars_);
     v.status = pointer<int>(status_);
     v.rows_filled = pointer<int>(rows_filled_);
+    v.initial_override = shape_.chains ? pointer<Real>(initial_override_) : nullptr;
+    v.final_state = shape_.chains ? pointer<Real>(final_state_) : nullptr;
     return v;
 }
 

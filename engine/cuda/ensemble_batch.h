@@ -4,7 +4,9 @@
 // doubles) and starts it (carry zeroed, statuses not_run, outputs NaN); download() converts the
 // outputs back into it. Only what the study records crosses the bus: the carry stays on the GPU.
 // Both copy through page-locked staging buffers of the batch (PinnedBuffer), so that the copies of
-// one batch run on the copy engines while another batch's kernels run.
+// one batch run on the copy engines while another batch's kernels run. A shape with `chains` also
+// carries each system's initial state up and its final state back (BatchArrays::initial_override,
+// final_state), for continuation chains.
 #pragma once
 
 #include "bif/study/view.h"
@@ -24,6 +26,7 @@ struct BatchShape {
     int axes = 0, carry_words = 0, point_rows = 0, point_columns = 0, scalar_columns = 0, states = 0;
     int output_times = 0;
     int real_bytes = 8;
+    bool chains = false; // continuation: per-system initial states go up, final states come back
 
     // Device bytes per system (for sizing batches to the GPU's free memory).
     std::size_t bytes_per_system() const;
@@ -61,8 +64,10 @@ class EnsembleBatch {
     BatchShape shape_;
     std::size_t count_ = 0;
     DeviceAllocation axis_values_, times_, carry_, points_, scalars_, status_, rows_filled_;
-    PinnedBuffer inputs_;  // axis values
-    PinnedBuffer outputs_; // points, scalars, statuses, rows filled
+    DeviceAllocation initial_override_, final_state_; // chains only
+    PinnedBuffer inputs_;                             // axis values
+    PinnedBuffer outputs_;                            // points, scalars, statuses, rows filled
+    PinnedBuffer chain_states_; // chains only: initial states going up, then final states coming back
 };
 
 } // namespace bif::cuda

@@ -37,6 +37,14 @@ class InOrderQueue {
         waiting_.emplace(batch.first, std::move(batch));
         ready_.notify_all();
     }
+    // Blocks a worker while `limit` or more batches wait for the caller, until `stop` is set. Cannot
+    // deadlock: the batch the caller needs next is either waiting (and leaves) or still in a lane
+    // that is not blocked here.
+    void wait_for_room(std::size_t limit, const std::atomic<bool>& stop) {
+        std::unique_lock lock(mutex_);
+        while (waiting_.size() >= limit && !stop.load())
+            room_.wait_for(lock, std::chrono::milliseconds(20));
+    }
     // Hands over every batch that is next in order; returns once no worker is left and nothing waits.
     void drain(const std::function<void(const ensemble::BatchArrays&)>& on_batch,
                const std::atomic<std::size_t>& workers) {
@@ -45,6 +53,7 @@ class InOrderQueue {
             while (!waiting_.empty() && waiting_.begin()->first == next_) {
                 ensemble::BatchArrays batch = std::move(waiting_.begin()->second);
                 waiting_.erase(waiting_.begin());
+                room_.notify_all();
                 next_ += batch.count;
                 lock.unlock();
                 on_batch(batch);
@@ -61,8 +70,28 @@ class InOrderQueue {
 
   private:
     std::mutex mutex_;
-    std::condition_variable ready_;
+    std::condition_variable ready_, room_;
     std::map<std::size_t, ensemble::BatchArrays> waiting_;
+    std::size_t next_ = 0;
+};
+
+// Hands out consecutive batches of the study, each guided_batch of what is left.
+class BatchDealer {
+  public:
+    BatchDealer(std::size_t total, std::size_t lanes) : total_(total), lanes_(lanes) {}
+    // (first, count); count 0 once the study is dealt.
+    std::pair<std::size_t, std::size_t> take(std::size_t smallest, std::size_t largest) {
+        std::lock_guard lock(mutex_);
+        const std::size_t count = guided_batch(total_ - next_, lanes_, smallest, largest);
+        const std::size_t first = next_;
+        next_ += count;
+        return {first, count};
+    }
+
+  private:
+    std::mutex mutex_;
+    std::size_t total_;
+    std::size_t lanes_;
     std::size_t next_ = 0;
 };
 
@@ -82,16 +111,47 @@ BatchShape shape_of(const ensemble::SpecStorage& spec, int carry_words, int real
 
 } // namespace
 
+std::size_t guided_parts(std::size_t lanes) {
+    return lanes <= 1 ? 1 : 2 * lanes;
+}
+
+namespace {
+
+// The lane's part of one wave of its device, in whole thread blocks.
+std::size_t lane_wave(const BatchLimits& limits) {
+    const std::size_t on_device = std::max<std::size_t>(1, limits.lanes_on_device);
+    return (limits.device_wave / on_device + ensemble_threads - 1) / ensemble_threads * ensemble_threads;
+}
+
+} // namespace
+
 std::size_t lane_capacity(const BatchLimits& limits) {
     const std::size_t lanes = std::max<std::size_t>(1, limits.lanes);
+    const std::size_t parts = guided_parts(lanes);
     const std::size_t share = (limits.systems + lanes - 1) / lanes;
+    // a study that does not fill every device runs in one round: an under-filled launch takes as
+    // long as a full one, so two rounds of half batches would take twice as long
+    const std::size_t first =
+        std::max((limits.systems + parts - 1) / parts, std::min(share, lane_wave(limits)));
     const std::size_t device_fit = limits.device_free_bytes / 2 /
                                    std::max<std::size_t>(1, limits.lanes_on_device) /
                                    std::max<std::size_t>(1, limits.device_bytes_per_system);
     const std::size_t host_fit = limits.host_systems / lanes;
-    std::size_t capacity = std::min({share, device_fit, host_fit});
+    std::size_t capacity = std::min({first, device_fit, host_fit});
     if (limits.max_batch > 0) capacity = std::min(capacity, limits.max_batch);
     return std::max<std::size_t>(1, capacity);
+}
+
+std::size_t lane_smallest_batch(const BatchLimits& limits) {
+    return std::clamp<std::size_t>(lane_wave(limits), 1, lane_capacity(limits));
+}
+
+std::size_t guided_batch(std::size_t remaining, std::size_t lanes, std::size_t smallest,
+                         std::size_t largest) {
+    const std::size_t parts = guided_parts(lanes);
+    const std::size_t share = (remaining + parts - 1) / parts;
+    largest = std::max<std::size_t>(1, largest);
+    return std::min(remaining, std::clamp(share, std::min(smallest, largest), largest));
 }
 
 EnsembleRunner::EnsembleRunner(std::vector<EnsembleDevice> devices, const study::ResolvedStudy& study,
@@ -103,13 +163,17 @@ EnsembleRunner::EnsembleRunner(std::vector<EnsembleDevice> devices, const study:
 bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>& on_batch) {
     const std::size_t total = study_.system_count();
     const std::size_t lanes = std::size_t(std::max(1, options_.lanes));
-    std::atomic<std::size_t> next{0}, done{0}, devices_working{devices_.size()};
+    const std::size_t all_lanes = devices_.size() * lanes;
+    std::atomic<std::size_t> done{0}, devices_working{devices_.size()};
     std::atomic<bool> cancelled{false}, pinned{true};
     std::atomic<long long> launches{0};
     std::atomic<int> lanes_used{0};
+    std::vector<std::atomic<int>> batches_on(devices_.size());
+    std::vector<std::atomic<std::size_t>> systems_on(devices_.size());
     std::mutex error_mutex;
     std::exception_ptr error;
     InOrderQueue queue;
+    BatchDealer dealer(total, all_lanes);
     control_.report_progress(0, total, "integrating");
 
     // The first error is kept; it stops every lane at its next launch.
@@ -123,7 +187,8 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
         }
     };
 
-    const auto run_lane = [&](const EnsembleProgram& program, const BatchShape& shape) {
+    const auto run_lane = [&](const EnsembleProgram& program, const BatchShape& shape, std::size_t smallest,
+                              std::size_t device_index) {
         const Context& context = program.context();
         EnsembleBatch batch(context, shape, spec_.times());
         if (!batch.pinned()) pinned.store(false);
@@ -134,10 +199,14 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
         long long budget = whole_slices(options_.first_budget);
         bool used = false;
         for (;;) {
-            const std::size_t first = next.fetch_add(shape.capacity);
-            if (first >= total || cancelled.load()) return;
+            // finished batches the caller has not taken yet hold host memory: at most one per lane
+            queue.wait_for_room(all_lanes, cancelled);
+            if (cancelled.load()) return;
+            const auto [first, count] = dealer.take(smallest, shape.capacity);
+            if (count == 0) return;
             if (!std::exchange(used, true)) lanes_used.fetch_add(1);
-            const std::size_t count = std::min(shape.capacity, total - first);
+            batches_on[device_index].fetch_add(1);
+            systems_on[device_index].fetch_add(count);
             // carry_words 0: the carry lives on the device only
             ensemble::BatchArrays host = ensemble::make_batch(study_, spec_, 0, first, count, false);
             batch.upload(host, stream);
@@ -170,31 +239,38 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     };
 
     // The device's lanes share its program (the kernels only read it) and its memory.
-    const auto run_device = [&](const EnsembleDevice& device) {
+    const auto run_device = [&](std::size_t device_index) {
+        const EnsembleDevice& device = devices_[device_index];
         const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
                                       real_bytes_);
         BatchShape shape = shape_of(spec_, program.carry_words(), real_bytes_);
         BatchLimits limits;
         limits.systems = total;
-        limits.lanes = devices_.size() * lanes;
+        limits.lanes = all_lanes;
         limits.lanes_on_device = lanes;
         limits.device_free_bytes = device.context.free_memory();
         limits.device_bytes_per_system = shape.bytes_per_system();
         limits.host_systems = control_.systems_per_chunk(ensemble::batch_bytes_per_system(spec_, 0, false) +
                                                          shape.staging_bytes_per_system());
         limits.max_batch = options_.max_batch;
+        limits.device_wave = std::size_t(device.context.device().multiprocessors) *
+                             std::size_t(program.advance_kernel().max_active_blocks_per_multiprocessor(
+                                 int(ensemble_threads))) *
+                             ensemble_threads;
         shape.capacity = lane_capacity(limits);
+        const std::size_t smallest = lane_smallest_batch(limits);
         std::vector<std::jthread> other_lanes; // joined before the program goes
         for (std::size_t l = 1; l < lanes; ++l)
-            other_lanes.emplace_back([&] { guarded([&] { run_lane(program, shape); }); });
-        guarded([&] { run_lane(program, shape); });
+            other_lanes.emplace_back(
+                [&] { guarded([&] { run_lane(program, shape, smallest, device_index); }); });
+        guarded([&] { run_lane(program, shape, smallest, device_index); });
     };
 
     {
         std::vector<std::jthread> threads; // joined at the end of this block, also when drain throws
-        for (const EnsembleDevice& device : devices_)
-            threads.emplace_back([&, &device = device] {
-                guarded([&] { run_device(device); });
+        for (std::size_t d = 0; d < devices_.size(); ++d)
+            threads.emplace_back([&, d] {
+                guarded([&] { run_device(d); });
                 devices_working.fetch_sub(1);
             });
         try {
@@ -207,6 +283,9 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     launches_ = launches.load();
     lanes_used_ = lanes_used.load();
     pinned_ = pinned.load();
+    shares_.clear();
+    for (std::size_t d = 0; d < devices_.size(); ++d)
+        shares_.push_back({devices_[d].context.device().ordinal, batches_on[d].load(), systems_on[d].load()});
     if (error) std::rethrow_exception(error);
     return !cancelled.load() && !control_.cancelled();
 }

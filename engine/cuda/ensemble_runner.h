@@ -1,11 +1,18 @@
-// Runs every system of a study on every visible GPU. Each device has `lanes` lanes: a lane is a
-// thread with its own stream and batch arrays that takes batches of consecutive systems from a
-// counter shared by all devices, integrates each in launches of ~50 ms (the per-system state stays
-// in device memory between launches, so a display GPU never reaches its watchdog and a cancel is
-// seen within one launch), and copies it back. With two lanes, one lane's copies and host-side
-// work run while the other lane's kernels run, so a study larger than device memory, run in many
-// batches, keeps the GPU busy. Finished batches reach the caller in system order on the calling
-// thread.
+// Runs every system of a study on the given GPUs. Each device has `lanes` lanes: a lane is a
+// thread with its own stream and batch arrays (allocated once, at the lane's capacity) that takes
+// batches of consecutive systems from a dealer shared by all devices, integrates each in launches
+// of ~50 ms (the per-system state stays in device memory between launches, so a display GPU never
+// reaches its watchdog and a cancel is seen within one launch), and copies it back. With two lanes,
+// one lane's copies and host-side work run while the other lane's kernels run, so a study larger
+// than device memory, run in many batches, keeps the GPU busy.
+//
+// Batches are dealt dynamically and shrink as the study runs out (guided self-scheduling): large
+// ones first, each a share of what is left, down to what fills the device; a chaotic stretch of the
+// sweep costs many times the steps of a periodic one, so the faster GPU simply takes more batches
+// and every GPU finishes within about one small batch of the others. Which batch a system lands
+// in does not change its result (launch budgets are whole slices of ensemble::slice_steps).
+// Finished batches reach the caller in system order on the calling thread; lanes keep running
+// meanwhile, and stop taking batches while `lanes` finished ones wait for it (host memory bounded).
 #pragma once
 
 #include "engine/cuda/compile_request.h"
@@ -41,12 +48,35 @@ struct BatchLimits {
     std::size_t device_bytes_per_system = 1; // BatchShape::bytes_per_system
     std::size_t host_systems = 1;            // what the host memory budget holds, for all lanes
     std::size_t max_batch = 0;               // 0: no limit
+    std::size_t device_wave = 0;             // systems the device runs at once (0: unknown)
 };
 
-// Systems per batch of one lane, at least 1: an even share of the study per lane (so that every
-// lane of every GPU gets work), within the lane's part of half the device's free memory (the rest
-// is left to other programs and the driver) and of the host budget, and at most max_batch.
+// How many parts of what is left a dealt batch is: twice the lanes, so that the first round of
+// batches leaves half the study for the lanes that turn out faster. One lane takes it all at once.
+std::size_t guided_parts(std::size_t lanes);
+
+// Systems per batch of one lane at most (its buffers' size), at least 1: the first batch the dealer
+// hands out (ceil(systems / guided_parts)), or where that is less than the lane's part of one wave
+// of the device, up to that much, at most an even share per lane (a small study runs in one round
+// on every lane); within the lane's part of half the device's free memory (the rest is left to
+// other programs and the driver) and of the host budget, and at most max_batch.
 std::size_t lane_capacity(const BatchLimits& limits);
+
+// Systems per batch of one lane at least, while the study has them: the lane's part of one wave of
+// the device (so that the device's lanes together keep every multiprocessor busy), in whole thread
+// blocks, at most lane_capacity. 1 when the wave is unknown.
+std::size_t lane_smallest_batch(const BatchLimits& limits);
+
+// The next batch's size for `remaining` systems over `lanes` lanes: ceil(remaining / guided_parts),
+// within [smallest, largest] and at most `remaining`.
+std::size_t guided_batch(std::size_t remaining, std::size_t lanes, std::size_t smallest, std::size_t largest);
+
+// What one device did in a run.
+struct DeviceShare {
+    int ordinal = 0;
+    int batches = 0;
+    std::size_t systems = 0;
+};
 
 class EnsembleRunner {
   public:
@@ -65,6 +95,8 @@ class EnsembleRunner {
     // Whether every lane's staging buffers were page-locked (false: the driver could not pin them,
     // so copies did not overlap kernels).
     bool pinned() const { return pinned_; }
+    // Batches and systems each device ran, in the order of the devices given.
+    const std::vector<DeviceShare>& device_shares() const { return shares_; }
 
   private:
     std::vector<EnsembleDevice> devices_;
@@ -76,6 +108,7 @@ class EnsembleRunner {
     long long launches_ = 0;
     int lanes_used_ = 0;
     bool pinned_ = true;
+    std::vector<DeviceShare> shares_;
 };
 
 } // namespace bif::cuda

@@ -1,6 +1,9 @@
 #include "engine/ensemble/batch_arrays.h"
 
 #include "engine/study/result.h"
+#include "engine/study/system_columns.h"
+
+#include <algorithm>
 
 namespace bif::ensemble {
 
@@ -12,26 +15,41 @@ std::size_t batch_bytes_per_system(const SpecStorage& spec, int carry_words, boo
     return 8 * doubles + 4 * std::size_t(carry_words) + 2 * sizeof(int);
 }
 
-BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,
-                       std::size_t first, std::size_t count, bool chains) {
-    BatchArrays b;
+namespace {
+
+// Sizes `v` to `n` elements, all `value`. Memory already held (a refilled batch) is filled on
+// several threads for big batches; fresh memory in one pass, as its page faults cost more than the
+// filling and a second pass would only add to them.
+template <class T>
+void fill_parallel(std::vector<T>& v, std::size_t n, T value, BatchFill fill = BatchFill::Everything) {
+    if (fill == BatchFill::InputsOnly) return v.resize(n);
+    if (v.capacity() < n) return v.assign(n, value);
+    v.resize(n);
+    study::for_each_piece(n, [&](std::size_t begin, std::size_t end) {
+        std::fill(v.begin() + long(begin), v.begin() + long(end), value);
+    });
+}
+
+} // namespace
+
+void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,
+                  std::size_t first, std::size_t count, bool chains, BatchFill fill) {
     b.first = first;
     b.count = count;
     b.point_rows = spec.point_rows();
     b.point_columns = spec.point_columns();
     b.scalar_columns = spec.scalar_columns();
     b.states = spec.states();
-    const int axes = spec.spec().axis_count;
-    b.axis_values.resize(std::size_t(axes) * count);
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t point = study.grid_point(first + i);
-        for (int a = 0; a < axes; ++a)
-            b.axis_values[std::size_t(a) * count + i] = study.grid.value(point, std::size_t(a));
-    }
+    const std::size_t axes = std::size_t(spec.spec().axis_count);
+    b.axis_values.resize(axes * count);
+    for (std::size_t a = 0; a < axes; ++a)
+        study::fill_axis_values(study, a, first, count, b.axis_values.data() + a * count);
+    b.initial_override.clear();
+    b.final_state.clear();
     if (chains) {
         const std::size_t n = std::size_t(b.states);
         b.initial_override.resize(n * count);
-        b.final_state.assign(n * count, study::missing_value);
+        fill_parallel(b.final_state, n * count, study::missing_value, fill);
         std::vector<double> p(study.model->num_param_slots()), y(n);
         for (std::size_t i = 0; i < count; ++i) {
             study.system_values(first + i, p.data(), y.data());
@@ -39,11 +57,18 @@ BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spe
                 b.initial_override[k * count + i] = y[k];
         }
     }
-    b.carry.assign(std::size_t(carry_words) * count, 0u);
-    b.points.assign(std::size_t(b.point_rows) * std::size_t(b.point_columns) * count, study::missing_value);
-    b.scalars.assign(std::size_t(b.scalar_columns) * count, study::missing_value);
-    b.status.assign(count, 0);
-    b.rows_filled.assign(count, 0);
+    fill_parallel(b.carry, std::size_t(carry_words) * count, 0u, fill);
+    fill_parallel(b.points, std::size_t(b.point_rows) * std::size_t(b.point_columns) * count,
+                  study::missing_value, fill);
+    fill_parallel(b.scalars, std::size_t(b.scalar_columns) * count, study::missing_value, fill);
+    fill_parallel(b.status, count, 0, fill);
+    fill_parallel(b.rows_filled, count, 0, fill);
+}
+
+BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,
+                       std::size_t first, std::size_t count, bool chains) {
+    BatchArrays b;
+    refill_batch(b, study, spec, carry_words, first, count, chains);
     return b;
 }
 

@@ -40,6 +40,17 @@ std::size_t batch_bytes_per_system(const SpecStorage& spec, int carry_words, boo
 BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,
                        std::size_t first, std::size_t count, bool chains);
 
+// What refill_batch writes: everything make_batch does, or the inputs alone, for a batch whose
+// outputs a device initializes and downloads over (engine/cuda: carry, outputs and statuses are
+// sized, their values left as they were).
+enum class BatchFill { Everything, InputsOnly };
+
+// make_batch into an existing batch, reusing its arrays' memory: a lane that hands its finished
+// batches back refills them without allocating (and without the page faults of fresh memory).
+void refill_batch(BatchArrays& batch, const study::ResolvedStudy& study, const SpecStorage& spec,
+                  int carry_words, std::size_t first, std::size_t count, bool chains,
+                  BatchFill fill = BatchFill::Everything);
+
 // The View over a batch; `times` are the shared trajectory times.
 View<double> view_of(BatchArrays& batch, const std::vector<double>& times);
 

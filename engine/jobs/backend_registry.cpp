@@ -27,6 +27,17 @@ std::string systems_text(std::size_t count) {
     return std::to_string(count) + (count == 1 ? " system" : " systems");
 }
 
+// What runs side by side: the systems, or a continuation's chains (each runs system after system).
+std::size_t parallel_work(const study::ResolvedStudy& study) {
+    return study.is_continuation() ? study.chain_count() : study.system_count();
+}
+
+std::string work_text(const study::ResolvedStudy& study) {
+    if (!study.is_continuation()) return systems_text(study.system_count());
+    const std::size_t chains = study.chain_count();
+    return std::to_string(chains) + (chains == 1 ? " continuation chain" : " continuation chains");
+}
+
 } // namespace
 
 BackendSelection BackendRegistry::select(study::BackendChoice choice,
@@ -34,11 +45,11 @@ BackendSelection BackendRegistry::select(study::BackendChoice choice,
     BackendSelection selection;
     if (choice == study::BackendChoice::Cpu) return select_cpu(std::move(selection), study);
     const auto cuda = find("cuda");
-    const std::size_t systems = study.system_count();
+    const std::size_t systems = parallel_work(study);
     // Asking a driver whether it can run is slow the first time: a small study does not ask.
     if (choice == study::BackendChoice::Auto && cuda && systems < min_gpu_systems_) {
         if (const auto cpu = find("cpu"); cpu && why_not(*cpu, study).empty()) {
-            selection.notes.push_back("auto: " + systems_text(systems) + "; the CPU is faster for so few");
+            selection.notes.push_back("auto: " + work_text(study) + "; the CPU is faster for so few");
             selection.backend = cpu;
             return selection;
         }
@@ -46,7 +57,7 @@ BackendSelection BackendRegistry::select(study::BackendChoice choice,
     const std::string reason = cuda ? why_not(*cuda, study) : "this build has no CUDA backend";
     if (reason.empty()) {
         if (choice == study::BackendChoice::Auto)
-            selection.notes.push_back("auto: " + systems_text(systems) + " fill the GPU; running on cuda");
+            selection.notes.push_back("auto: " + work_text(study) + " fill the GPU; running on cuda");
         selection.backend = cuda;
         return selection;
     }

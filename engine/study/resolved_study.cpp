@@ -87,9 +87,23 @@ std::size_t ResolvedStudy::system_count() const {
     return grid.system_count() * (is_continuation() ? 2 : 1);
 }
 
+std::size_t ResolvedStudy::chain_length() const {
+    return grid.axis_count() == 0 ? 2 : 2 * grid.values(0).size();
+}
+
+std::size_t ResolvedStudy::chain_count() const {
+    return grid.system_count() * 2 / chain_length();
+}
+
+bool ResolvedStudy::runs_down(std::size_t system) const {
+    return is_continuation() && system % chain_length() >= chain_length() / 2;
+}
+
 std::size_t ResolvedStudy::grid_point(std::size_t system) const {
-    const std::size_t n = grid.system_count();
-    return system < n ? system : 2 * n - 1 - system;
+    if (!is_continuation()) return system;
+    const std::size_t length = chain_length(), n0 = length / 2;
+    const std::size_t row = system / length, step = system % length;
+    return row * n0 + (step < n0 ? step : length - 1 - step);
 }
 
 void ResolvedStudy::system_values(std::size_t system, double* parameters_out, double* initial_out) const {

@@ -62,11 +62,19 @@ struct ResolvedStudy {
     // 0: this study is the whole run.
     std::size_t run_system_count = 0;
 
-    // Grid points, doubled for a continuation sweep: systems [0, n) run up the axis, systems
-    // [n, 2n) run down it (system n + i sits at grid point n - 1 - i).
+    // Grid points, doubled for a continuation sweep. A continuation runs one chain per row (a grid
+    // point of the axes after the first), each chain walking the first axis up, then down; the
+    // chains follow each other: chain r holds systems [r*L, (r+1)*L), L = chain_length() = 2*n0,
+    // where system r*L + i sits at first-axis index i (up) and r*L + n0 + i at n0 - 1 - i (down).
+    // With one axis that is the single chain: systems [0, n) up, [n, 2n) down.
     std::size_t system_count() const;
     std::size_t grid_point(std::size_t system) const;
     bool is_continuation() const;
+    // Continuation only: the chains (rows) and the systems of each (twice the first axis's count).
+    std::size_t chain_count() const;
+    std::size_t chain_length() const;
+    // Whether a continuation system runs down the first axis (false for every other study).
+    bool runs_down(std::size_t system) const;
 
     // One system's user parameters p[0..P) and initial state y0[0..N) (the sweep applied). Derived
     // parameters are not filled: the generated model's complete_parameters does that.

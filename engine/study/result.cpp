@@ -1,6 +1,7 @@
 #include "engine/study/result.h"
 
 #include "engine/study/resolved_study.h"
+#include "engine/study/system_columns.h"
 
 #include <algorithm>
 
@@ -86,9 +87,8 @@ void add_analysis_columns(const ResolvedStudy& s, Result& r) {
                    static_cast<std::size_t>(s.study.bifurcation.recorded_sections));
         if (s.is_continuation()) {
             add_scalar(r, "direction");
-            const std::size_t n = s.grid.system_count();
             for (std::size_t i = 0; i < r.system_count; ++i)
-                r.scalars.back().values[i] = i < n ? 1.0 : -1.0;
+                r.scalars.back().values[i] = s.runs_down(i) ? -1.0 : 1.0;
         }
         break;
     case AnalysisKind::Lyapunov: {
@@ -132,8 +132,7 @@ Result allocate_result(const ResolvedStudy& s) {
     r.status.assign(r.system_count, SystemStatus::NotRun);
     for (std::size_t a = 0; a < s.axes.size(); ++a) {
         NumberColumn column{s.axes[a].name, std::vector<double>(r.system_count)};
-        for (std::size_t i = 0; i < r.system_count; ++i)
-            column.values[i] = s.grid.value(s.grid_point(i), a);
+        fill_axis_values(s, a, 0, r.system_count, column.values.data());
         r.axes.push_back(std::move(column));
     }
     add_analysis_columns(s, r);

@@ -3,7 +3,7 @@
 //
 // Layout (allocate_result builds it; backends fill in values and statuses):
 //   axes     one column per sweep axis: the swept value of every system (continuation sweeps have
-//            2n systems, see ResolvedStudy::system_count)
+//            two systems per grid point, in chains: see ResolvedStudy::system_count)
 //   status   one SystemStatus per system
 //   scalars  named columns with one value per system (analysis features)
 //   points   a fixed-width block of rows per system (section points, trajectory samples):

@@ -185,6 +185,7 @@ struct Study {
     SolverSettings solver;
     PrecisionChoice precision = PrecisionChoice::Auto;
     BackendChoice backend = BackendChoice::Auto;
+    std::vector<int> gpus; // CUDA device ordinals to run on ("gpus": [0, 1]); empty: every GPU
 
     // The JSON paths a study file gave ("t0", "solver", "solver.method", "analysis.section", ...),
     // set by the reader. resolve_study takes the settings a file left out from the model's `@`

@@ -62,7 +62,12 @@ void check_axes_for_analysis(const Study& s, Checker& c) {
     const std::string got = ", got " + std::to_string(n) + (n == 1 ? " axis" : " axes");
     switch (s.analysis) {
     case AnalysisKind::Bifurcation:
-        if (n != 1)
+        // a second axis gives continuation one chain per value: a hysteresis map
+        if (s.bifurcation.continuation && n != 1 && n != 2)
+            c.error("sweep", "a continuation sweeps one parameter, and optionally a second axis of "
+                             "chains (a parameter or an initial value)" +
+                                 got);
+        else if (!s.bifurcation.continuation && n != 1)
             c.error("sweep", "a bifurcation diagram sweeps exactly one parameter" + got);
         else if (s.sweep[0].target != SweepTarget::Parameter)
             c.error("sweep[0]", "a bifurcation diagram sweeps a parameter, not an initial value");

@@ -27,6 +27,23 @@ void read_named_numbers(JsonFields& fields, const std::string& key,
     }
 }
 
+// "gpus": [0, 1], device ordinals for the CUDA backend.
+void read_gpus(JsonFields& fields, std::vector<int>& out, Problems& problems) {
+    const json* v = fields.value("gpus");
+    if (!v) return;
+    if (!v->is_array())
+        return fields.error("gpus", "expected an array of GPU numbers, got " + json_type_name(*v));
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        const json& g = (*v)[i];
+        if (!g.is_number_integer() || g.get<long long>() < 0 || g.get<long long>() > 1023) {
+            problems.push_back({ProblemSeverity::Error, element_path(fields.path_of("gpus"), i),
+                                "expected a GPU number (0, 1, ...), got " + g.dump()});
+            continue;
+        }
+        out.push_back(g.get<int>());
+    }
+}
+
 void read_model(JsonFields& root, Study& study, Problems& problems) {
     const json* v = root.value("model");
     if (!v) {
@@ -359,6 +376,7 @@ StudyReadResult read_study_json(std::string_view json_text) {
     read_solver(fields, study, result.problems);
     fields.choice("precision", study.precision);
     fields.choice("backend", study.backend);
+    read_gpus(fields, study.gpus, result.problems);
     fields.finish();
     study.given.emplace();
     collect_given(root, "", *study.given);

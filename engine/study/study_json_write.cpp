@@ -171,6 +171,7 @@ std::string write_study_json(const Study& study) {
     root["solver"] = solver_json(study.solver);
     root["precision"] = name_of(study.precision);
     root["backend"] = name_of(study.backend);
+    if (!study.gpus.empty()) root["gpus"] = study.gpus;
     return root.dump(2) + "\n";
 }
 

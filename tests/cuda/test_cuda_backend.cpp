@@ -401,3 +401,43 @@ TEST_CASE("prepare() makes the backend ready; its quick build agrees with the op
         unsetenv("BIFSCOPE_CUDA_CACHE_DIR");
     std::filesystem::remove_all(cache);
 }
+
+TEST_CASE("continuation chains run one per GPU thread and agree with the CPU's chains",
+          "[cuda][backend][gpu]") {
+    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
+    auto read = study::read_study_file(dir + "/forced_vanderpol_hysteresis_map.json");
+    REQUIRE(read.study);
+    // 33 rows: more chains than a warp holds; each 2 x 12 systems long
+    read.study->sweep.at(0).count = 12;
+    read.study->sweep.at(1).count = sanitizer_round() ? 3 : 33;
+    read.study->bifurcation.transient_sections = 20;
+    read.study->bifurcation.recorded_sections = 8;
+    const auto resolved = study::resolve_study(*read.study, dir).resolved;
+    REQUIRE(resolved);
+    REQUIRE(resolved->chain_count() >= 3);
+    auto gpu = cuda::make_cuda_backend();
+    REQUIRE(gpu->supports(*resolved).available);
+    const study::Result g = run_on(*gpu, *resolved);
+    REQUIRE(g.info.complete);
+    bool noted = false;
+    for (const auto& note : g.info.notes)
+        noted = noted || note.find("continuation chains") != std::string::npos;
+    CHECK(noted);
+    auto cpu = bif::cpu::make_cpu_backend();
+    auto cpu_without_fma = bif::cpu::make_cpu_backend(without_fma());
+    std::vector<study::Result> runs{run_on(*cpu, *resolved)};
+    for (int j = 1; j <= perturbed_runs(); ++j) {
+        const auto moved = study::resolve_study(perturbed(*read.study, j), dir).resolved;
+        REQUIRE(moved);
+        runs.push_back(run_on(run_without_fma(j) ? *cpu_without_fma : *cpu, *moved));
+    }
+    CHECK(g.scalar("direction")->values == runs.front().scalar("direction")->values);
+    compare("two-axis continuation", runs, g);
+
+    // a single chain stays on the CPU
+    auto single = *read.study;
+    single.sweep.pop_back();
+    const auto one_chain = study::resolve_study(single, dir).resolved;
+    REQUIRE(one_chain);
+    CHECK(gpu->supports(*one_chain).reason == "a single continuation chain runs on the CPU");
+}

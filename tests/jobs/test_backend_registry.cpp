@@ -153,6 +153,31 @@ TEST_CASE("auto sends big ensembles to the GPU and small studies to the CPU", "[
         const auto s = registry_of({unable, cuda}).select(study::BackendChoice::Auto, *test::fake_study(3));
         CHECK(s.backend == cuda);
     }
+    SECTION("a continuation counts its chains, not its systems") {
+        const auto chains_of = [](int first_axis, int rows) {
+            study::Study c = test::fake_study(1)->study;
+            c.sweep = {{study::SweepTarget::Parameter, "k", 0.0, 1.0, first_axis, study::SweepScale::Linear}};
+            if (rows > 1)
+                c.sweep.push_back(
+                    {study::SweepTarget::Parameter, "b", 0.1, 0.5, rows, study::SweepScale::Linear});
+            c.bifurcation.continuation = true;
+            const auto r = study::resolve_study(c, "").resolved;
+            REQUIRE(r);
+            return r;
+        };
+        const auto one_chain = chains_of(static_cast<int>(threshold), 1);
+        REQUIRE(one_chain->system_count() == 2 * threshold);
+        const auto single = registry.select(study::BackendChoice::Auto, *one_chain);
+        CHECK(single.backend == cpu);
+        REQUIRE(single.notes.size() == 1);
+        CHECK(single.notes[0] == "auto: 1 continuation chain; the CPU is faster for so few");
+        const auto many =
+            registry.select(study::BackendChoice::Auto, *chains_of(2, static_cast<int>(threshold)));
+        CHECK(many.backend == cuda);
+        REQUIRE(many.notes.size() == 1);
+        CHECK(many.notes[0] ==
+              "auto: " + std::to_string(threshold) + " continuation chains fill the GPU; running on cuda");
+    }
     SECTION("the threshold can be moved") {
         auto lowered = registry_of({cpu, cuda});
         lowered.set_min_gpu_systems(10);

@@ -137,6 +137,13 @@ const BadCase bad_cases[] = {
      "solver.min_shrink", "must lie between 0 and 1, got 2"},
     {"unknown precision", [](json& j) { j["precision"] = "half"; }, ProblemSeverity::Error, "precision",
      "unknown value 'half'; expected one of auto, float, double"},
+    {"gpus not a list", [](json& j) { j["gpus"] = 1; }, ProblemSeverity::Error, "gpus",
+     "expected an array of GPU numbers, got a number"},
+    {"negative gpu",
+     [](json& j) {
+         j["gpus"] = {0, -1};
+     },
+     ProblemSeverity::Error, "gpus[1]", "expected a GPU number (0, 1, ...), got -1"},
     {"sweep axis without a target", [](json& j) { j["sweep"][0].erase("parameter"); }, ProblemSeverity::Error,
      "sweep[0]", "a sweep axis names what it sweeps"},
 };

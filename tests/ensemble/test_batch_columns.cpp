@@ -1,0 +1,200 @@
+// The swept values that allocate_result and make_batch compute for ranges of systems at once
+// (engine/study/system_columns.h), against the sweep's own formula: system s of a grid sits at
+// mixed-radix digits of s (first axis fastest), continuation chains walk the first axis up then
+// down, and a subset grid's system i is the whole grid's point points[i].
+#include "engine/ensemble/batch_arrays.h"
+#include "engine/ensemble/result_assembly.h"
+#include "engine/study/result.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+using namespace bif;
+
+namespace {
+
+const char* duffing_text = "y1'=y2\ny2'=delta*y1-y1^3-k*y2+b*cos(omega*t)\npar k=0.25,b=0.3\n"
+                           "par delta=1,omega=1\ninit y1=0.1,y2=0\ndone\n";
+
+study::SweepAxis linear(const char* name, double from, double to, int count) {
+    return {study::SweepTarget::Parameter, name, from, to, count, study::SweepScale::Linear};
+}
+
+std::shared_ptr<const study::ResolvedStudy> resolve(study::Study s) {
+    s.model.text = duffing_text;
+    s.solver.method = study::Method::Rk4;
+    s.solver.initial_step = 0.1;
+    study::ResolveResult r = study::resolve_study(s, "");
+    std::string problems;
+    for (const auto& p : r.problems)
+        problems += p.path + ": " + p.message + "\n";
+    INFO(problems);
+    REQUIRE(r.resolved);
+    return r.resolved;
+}
+
+std::shared_ptr<const study::ResolvedStudy> map_over(std::vector<study::SweepAxis> axes) {
+    study::Study s;
+    s.analysis = study::AnalysisKind::ParameterMap;
+    s.map.detect_period = false;
+    s.map.largest_exponent = true;
+    s.map.section.period = "2*pi/omega";
+    s.map.recorded_sections = 2;
+    s.sweep = std::move(axes);
+    return resolve(s);
+}
+
+// The linear sweep formula with exact ends (engine/study/sweep_grid.h).
+double linear_value(const study::SweepAxis& a, std::size_t i) {
+    const std::size_t n = std::size_t(a.count);
+    if (i == 0) return a.from;
+    if (i == n - 1) return a.to;
+    return a.from + (a.to - a.from) * (double(i) / double(n - 1));
+}
+
+// Axis index of a grid point: its mixed-radix digit, first axis fastest.
+std::size_t digit(const std::vector<study::SweepAxis>& axes, std::size_t point, std::size_t axis) {
+    for (std::size_t a = 0; a < axis; ++a)
+        point /= std::size_t(axes[a].count);
+    return point % std::size_t(axes[axis].count);
+}
+
+void require_batch_axes(const ensemble::BatchArrays& b,
+                        const std::function<double(std::size_t, std::size_t)>& expected, std::size_t axes) {
+    REQUIRE(b.axis_values.size() == axes * b.count);
+    std::size_t wrong = 0;
+    for (std::size_t a = 0; a < axes; ++a)
+        for (std::size_t i = 0; i < b.count; ++i)
+            wrong += b.axis_values[a * b.count + i] != expected(b.first + i, a);
+    REQUIRE(wrong == 0);
+}
+
+} // namespace
+
+TEST_CASE("map batches hold each system's swept values, threads or not", "[ensemble][batch]") {
+    // 1000 x 600: big enough that make_batch splits the fill over threads on a multi-core machine
+    const std::vector<study::SweepAxis> axes{linear("k", 0.1, 0.4, 1000), linear("b", -0.5, 0.5, 600)};
+    const auto study = map_over(axes);
+    const ensemble::SpecStorage spec(*study);
+    const auto expected = [&](std::size_t s, std::size_t a) {
+        return linear_value(axes[a], digit(axes, s, a));
+    };
+    for (const auto& [first, count] : std::vector<std::pair<std::size_t, std::size_t>>{
+             {0, 600000}, {999, 2}, {123457, 333333}, {599999, 1}, {1000, 1000}}) {
+        INFO(first << " + " << count);
+        const ensemble::BatchArrays b = ensemble::make_batch(*study, spec, 3, first, count, false);
+        require_batch_axes(b, expected, 2);
+        REQUIRE(b.carry == std::vector<unsigned int>(3 * count, 0u));
+        REQUIRE(b.status == std::vector<int>(count, 0));
+        REQUIRE(b.rows_filled == std::vector<int>(count, 0));
+        REQUIRE(std::all_of(b.scalars.begin(), b.scalars.end(), [](double v) { return std::isnan(v); }));
+        REQUIRE(std::all_of(b.points.begin(), b.points.end(), [](double v) { return std::isnan(v); }));
+        REQUIRE(b.scalars.size() == std::size_t(spec.scalar_columns()) * count);
+    }
+}
+
+TEST_CASE("a refilled batch equals a fresh one, smaller or larger", "[ensemble][batch]") {
+    const std::vector<study::SweepAxis> axes{linear("k", 0.1, 0.4, 37), linear("b", 0.1, 0.5, 11)};
+    const auto study = map_over(axes);
+    const ensemble::SpecStorage spec(*study);
+    ensemble::BatchArrays reused = ensemble::make_batch(*study, spec, 2, 0, 407, false);
+    reused.status.assign(407, 1);
+    reused.scalars.assign(reused.scalars.size(), 4.0);
+    for (const auto& [first, count] : std::vector<std::pair<std::size_t, std::size_t>>{{40, 100}, {5, 300}}) {
+        ensemble::refill_batch(reused, *study, spec, 2, first, count, false);
+        const ensemble::BatchArrays fresh = ensemble::make_batch(*study, spec, 2, first, count, false);
+        REQUIRE(reused.first == first);
+        REQUIRE(reused.count == count);
+        REQUIRE(reused.axis_values == fresh.axis_values);
+        REQUIRE(reused.status == fresh.status);
+        REQUIRE(reused.carry == fresh.carry);
+        REQUIRE(reused.scalars.size() == fresh.scalars.size());
+        REQUIRE(std::all_of(reused.scalars.begin(), reused.scalars.end(),
+                            [](double v) { return std::isnan(v); }));
+    }
+}
+
+TEST_CASE("an inputs-only refill writes the swept values and sizes the outputs", "[ensemble][batch]") {
+    const std::vector<study::SweepAxis> axes{linear("k", 0.1, 0.4, 37), linear("b", 0.1, 0.5, 11)};
+    const auto study = map_over(axes);
+    const ensemble::SpecStorage spec(*study);
+    ensemble::BatchArrays reused;
+    for (const auto& [first, count] :
+         std::vector<std::pair<std::size_t, std::size_t>>{{0, 407}, {40, 100}, {5, 300}}) {
+        ensemble::refill_batch(reused, *study, spec, 1, first, count, false, ensemble::BatchFill::InputsOnly);
+        const ensemble::BatchArrays fresh = ensemble::make_batch(*study, spec, 1, first, count, false);
+        REQUIRE(reused.axis_values == fresh.axis_values);
+        REQUIRE(reused.carry.size() == fresh.carry.size());
+        REQUIRE(reused.points.size() == fresh.points.size());
+        REQUIRE(reused.scalars.size() == fresh.scalars.size());
+        REQUIRE(reused.status.size() == count);
+        REQUIRE(reused.rows_filled.size() == count);
+    }
+}
+
+TEST_CASE("allocate_result's axes follow the sweep formula, on a log axis too", "[ensemble][result]") {
+    const std::vector<study::SweepAxis> axes{
+        {study::SweepTarget::Parameter, "omega", 0.5, 8.0, 6, study::SweepScale::Log},
+        linear("k", 0.1, 0.4, 7)};
+    const auto study = map_over(axes);
+    const study::Result r = study::allocate_result(*study);
+    REQUIRE(r.system_count == 6 * 7);
+    REQUIRE(r.axes.size() == 2);
+    for (std::size_t s = 0; s < r.system_count; ++s) {
+        INFO("system " << s);
+        // 0.5 * 16^(i/5): the log sweep, to within the rounding of exp and log
+        REQUIRE(r.axes[0].values[s] ==
+                Approx(0.5 * std::pow(16.0, double(digit(axes, s, 0)) / 5.0)).epsilon(1e-14));
+        REQUIRE(r.axes[1].values[s] == linear_value(axes[1], digit(axes, s, 1)));
+    }
+}
+
+TEST_CASE("a subset grid's batch and result hold its points' values, in its order", "[ensemble][subset]") {
+    const std::vector<study::SweepAxis> axes{linear("k", 0.1, 0.4, 10), linear("b", 0.1, 0.5, 8)};
+    const auto whole = map_over(axes);
+    // runs of neighbours, jumps, a step back and a repeat
+    const std::vector<std::size_t> points{5, 6, 7, 8, 9, 10, 11, 79, 3, 4, 50, 50, 51, 0};
+    study::ResolvedStudy part = *whole;
+    part.grid = whole->grid.subset(points);
+    const auto expected = [&](std::size_t i, std::size_t a) {
+        return linear_value(axes[a], digit(axes, points[i], a));
+    };
+    const study::Result r = study::allocate_result(part);
+    for (std::size_t i = 0; i < points.size(); ++i)
+        for (std::size_t a = 0; a < 2; ++a)
+            REQUIRE(r.axes[a].values[i] == expected(i, a));
+    const ensemble::SpecStorage spec(part);
+    require_batch_axes(ensemble::make_batch(part, spec, 0, 0, points.size(), false), expected, 2);
+    require_batch_axes(ensemble::make_batch(part, spec, 0, 6, 5, false), expected, 2);
+}
+
+TEST_CASE("continuation chains walk the first axis up then down on every row", "[ensemble][continuation]") {
+    for (const bool two_axes : {false, true}) {
+        study::Study s;
+        s.analysis = study::AnalysisKind::Bifurcation;
+        s.bifurcation.continuation = true;
+        s.bifurcation.section.period = "2*pi/omega";
+        s.bifurcation.recorded_sections = 2;
+        s.bifurcation.record = {{"y1", "", study::IntervalValue::AtSection}};
+        s.sweep = {linear("k", 0.1, 0.4, 9)};
+        if (two_axes) s.sweep.push_back(linear("b", 0.1, 0.5, 4));
+        const auto study = resolve(s);
+        const std::size_t n0 = 9, rows = two_axes ? 4 : 1;
+        const auto expected = [&](std::size_t system, std::size_t a) {
+            const std::size_t row = system / (2 * n0), step = system % (2 * n0);
+            const std::size_t i0 = step < n0 ? step : 2 * n0 - 1 - step;
+            return a == 0 ? linear_value(s.sweep[0], i0) : linear_value(s.sweep[1], row);
+        };
+        const study::Result r = study::allocate_result(*study);
+        REQUIRE(r.system_count == 2 * n0 * rows);
+        for (std::size_t system = 0; system < r.system_count; ++system)
+            for (std::size_t a = 0; a < r.axes.size(); ++a)
+                REQUIRE(r.axes[a].values[system] == expected(system, a));
+        const ensemble::SpecStorage spec(*study);
+        require_batch_axes(ensemble::make_batch(*study, spec, 0, 3, r.system_count - 5, true), expected,
+                           r.axes.size());
+    }
+}
