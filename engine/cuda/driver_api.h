@@ -24,6 +24,8 @@ using CUstream = CUstream_st*;
 struct CUevent_st;
 using CUevent = CUevent_st*;
 using CUjit_option = int;
+struct CUgraphicsResource_st;
+using CUgraphicsResource = CUgraphicsResource_st*;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
@@ -60,6 +62,11 @@ inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
+
+// OpenGL interoperability (cudaGL.h): CUgraphicsRegisterFlags and CUGLDeviceList.
+inline constexpr unsigned CU_GRAPHICS_REGISTER_FLAGS_NONE = 0x0;
+inline constexpr unsigned CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD = 0x2;
+inline constexpr unsigned CU_GL_DEVICE_LIST_ALL = 0x1;
 
 // The entry points, named after the symbols they are loaded from. Optional ones may be null.
 struct EntryPoints {
@@ -114,6 +121,15 @@ struct EntryPoints {
     // Optional as a pair: page-locked host memory (PinnedBuffer falls back to pageable memory).
     CUresult (*cuMemHostAlloc)(void** pointer, std::size_t bytes, unsigned flags);
     CUresult (*cuMemFreeHost)(void* pointer);
+    // Optional (OpenGL interop, see gl_interop.h): null where the driver has no GL support, as a
+    // group: one missing leaves them all null. `buffer` is a GLuint.
+    CUresult (*cuGLGetDevices_v2)(unsigned* count, CUdevice* devices, unsigned capacity, unsigned which);
+    CUresult (*cuGraphicsGLRegisterBuffer)(CUgraphicsResource* resource, unsigned buffer, unsigned flags);
+    CUresult (*cuGraphicsUnregisterResource)(CUgraphicsResource resource);
+    CUresult (*cuGraphicsMapResources)(unsigned count, CUgraphicsResource* resources, CUstream stream);
+    CUresult (*cuGraphicsUnmapResources)(unsigned count, CUgraphicsResource* resources, CUstream stream);
+    CUresult (*cuGraphicsResourceGetMappedPointer_v2)(CUdeviceptr* pointer, std::size_t* bytes,
+                                                      CUgraphicsResource resource);
 };
 
 } // namespace bif::cuda::driver

@@ -122,6 +122,20 @@ bool DriverLibrary::resolve_entry_points(std::string& missing) noexcept {
         api_.cuMemHostAlloc = nullptr;
         api_.cuMemFreeHost = nullptr;
     }
+    // OpenGL interop only lets results reach the screen without a copy through the host.
+    if (!so.bind(api_.cuGLGetDevices_v2, "cuGLGetDevices_v2") ||
+        !so.bind(api_.cuGraphicsGLRegisterBuffer, "cuGraphicsGLRegisterBuffer") ||
+        !so.bind(api_.cuGraphicsUnregisterResource, "cuGraphicsUnregisterResource") ||
+        !so.bind(api_.cuGraphicsMapResources, "cuGraphicsMapResources") ||
+        !so.bind(api_.cuGraphicsUnmapResources, "cuGraphicsUnmapResources") ||
+        !so.bind(api_.cuGraphicsResourceGetMappedPointer_v2, "cuGraphicsResourceGetMappedPointer_v2")) {
+        api_.cuGLGetDevices_v2 = nullptr;
+        api_.cuGraphicsGLRegisterBuffer = nullptr;
+        api_.cuGraphicsUnregisterResource = nullptr;
+        api_.cuGraphicsMapResources = nullptr;
+        api_.cuGraphicsUnmapResources = nullptr;
+        api_.cuGraphicsResourceGetMappedPointer_v2 = nullptr;
+    }
     if (required.missing() == nullptr) return true;
     missing = required.missing();
     return false;

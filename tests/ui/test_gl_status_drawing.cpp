@@ -32,7 +32,8 @@ TEST_CASE("the status bar names the OpenGL path where a GL 3.3 context runs", "[
     REQUIRE(test::wait_until([&] { return status.drawingText() == "Drawing: " + map->renderPath(); }, 5000));
     test::wait_until([] { return false; }, 300);
     INFO(status.drawingText().toStdString());
-    CHECK(status.drawingText() == "Drawing: OpenGL 3.3 (host upload)");
+    // A map's cells come from host memory on either path (see FigureGlCanvas::uploadPath).
+    CHECK(status.drawingText().startsWith("Drawing: OpenGL 3.3 (host upload"));
 
     window.plotArea().addResultTab(test::diagram_study(0.1, 0.4, 40, 8, true));
     CHECK(status.drawingText() ==

@@ -1,5 +1,7 @@
 #include "ui/plot/result_figure.h"
 
+#include "bif/render/binning.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -79,6 +81,7 @@ bool ResultFigure::setQuantity(const QString& name) {
 void ResultFigure::setQuantity(int index) {
     if (index < 0 || index >= quantities_.size() || index == quantity_) return;
     quantity_ = index;
+    ++data_revision_;
     if (kind_ == FigureKind::Diagram) {
         // Another quantity has another y range: start from its whole range.
         dropLogYIfRefused();
@@ -206,6 +209,7 @@ void ResultFigure::addBlock(const jobs::ResultBlock& block) {
 
 void ResultFigure::noteBlock(const std::shared_ptr<const study::Result>& result,
                              const std::vector<std::size_t>& systems, int stride) {
+    ++data_revision_;
     const auto index = static_cast<std::uint32_t>(results_.size());
     results_.push_back(result);
     result_users_.push_back(0);
@@ -301,16 +305,14 @@ void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vect
                               std::uint32_t& most, std::vector<char>* rows) const {
     const int w = pixels.width(), h = pixels.height();
     if (up.size() != static_cast<std::size_t>(w) * h) return;
-    const double x0 = range.x.display_from(), x1 = range.x.display_to();
-    const double y0 = range.y.display_from(), y1 = range.y.display_to();
-    const double sx = w / (x1 - x0), sy = h / (y1 - y0);
+    // The rule the CUDA path bins with too (kernels/bif/render/binning.h).
+    const render::DensityBinning bins = render::make_density_binning(
+        range.x.from, range.x.to, range.x.log, range.y.from, range.y.to, range.y.log, w, h);
     const std::size_t column = static_cast<std::size_t>(quantity_);
     const std::size_t half = study_->grid.system_count();
     for (std::size_t s : systems) {
         if (owner_[s] == no_owner || !results_[owner_[s]]) continue;
-        double px = (range.x.to_display(sweptValue(s, 0)) - x0) * sx;
-        // The last value of a sweep shown edge to edge lands on the right edge: it belongs inside.
-        if (px >= w && px <= w * (1.0 + 1e-9)) px = w - 0.5;
+        const double px = render::density_column(bins, sweptValue(s, 0));
         if (!(px >= 0.0 && px < w)) continue;
         const auto& p = results_[owner_[s]]->points;
         if (column >= p.width()) continue;
@@ -318,11 +320,29 @@ void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vect
         const std::size_t row = owner_row_[s];
         const double* v = &p.values[row * p.rows_per_system * p.width() + column];
         for (std::size_t r = 0; r < p.rows_filled[row]; ++r, v += p.width()) {
-            const double py = (y1 - range.y.to_display(*v)) * sy;
+            const double py = render::density_row(bins, *v);
             if (!(py >= 0.0 && py < h)) continue;
             const std::size_t i = static_cast<std::size_t>(py) * w + static_cast<std::size_t>(px);
             most = std::max(most, ++counts[i]);
             if (rows) (*rows)[static_cast<std::size_t>(py)] = 1;
+        }
+    }
+}
+
+void ResultFigure::pointColumns(std::vector<double>& x, std::vector<double>& y) const {
+    x.clear();
+    y.clear();
+    if (kind_ != FigureKind::Diagram) return;
+    const std::size_t column = static_cast<std::size_t>(quantity_);
+    for (std::size_t s = 0; s < owner_.size(); ++s) {
+        if (owner_[s] == no_owner || !results_[owner_[s]]) continue;
+        const auto& p = results_[owner_[s]]->points;
+        if (column >= p.width()) continue;
+        const double swept = sweptValue(s, 0);
+        const double* v = &p.values[owner_row_[s] * p.rows_per_system * p.width() + column];
+        for (std::size_t r = 0; r < p.rows_filled[owner_row_[s]]; ++r, v += p.width()) {
+            x.push_back(swept);
+            y.push_back(*v);
         }
     }
 }

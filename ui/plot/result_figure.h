@@ -114,6 +114,12 @@ class ResultFigure {
     // Diagram: points binned in pixel (px, py) of the image, py = 0 at the top (both sweeps, or one).
     std::uint32_t count(int px, int py) const;
     std::uint32_t count(int px, int py, bool down) const;
+    // Diagram: every received point of the shown quantity as data columns (x: its system's swept
+    // value, y: the value), both sweep directions, for renderers that bin on their own (the CUDA
+    // path of ui/render).
+    void pointColumns(std::vector<double>& x, std::vector<double>& y) const;
+    // Changes whenever pointColumns() or the map cells may have (new blocks, another quantity).
+    std::uint64_t dataRevision() const { return data_revision_; }
     // Map: the value and status shown in grid cell (i along x, j along y), none before its system
     // arrived; and the colours the image is painted with (null before the first paint). For
     // renderers that colour the cells themselves (ui/render).
@@ -211,6 +217,7 @@ class ResultFigure {
     QImage spare_image_;
     ColorKey key_;
     std::uint64_t revision_ = 0;
+    std::uint64_t data_revision_ = 0;
 };
 
 } // namespace bif::plot

@@ -47,9 +47,51 @@ void FigureGlCanvas::initializeGL() {
     connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &FigureGlCanvas::releaseGl);
     if (!renderer_.initialize(&failure_) && failure_.isEmpty()) failure_ = QStringLiteral("no renderer");
     uploaded_figure_ = nullptr;
+    path_ = render::choose_render_path();
+    try {
+        if (path_.cuda) cuda_ = std::make_unique<render::CudaFigureDensity>(path_.device);
+    } catch (const std::exception& e) {
+        // No render kernels (NVRTC failed, out of memory): the host path, with the reason.
+        path_ = {false, -1, QStringLiteral("host upload: ") + QString::fromStdString(e.what())};
+    }
+    // The status bar reads the path at the plot view's paint.
+    if (parentWidget()) parentWidget()->update();
+}
+
+QString FigureGlCanvas::uploadPath() const {
+    if (path_.description.isEmpty()) return QStringLiteral("host upload");
+    if (cuda_ && figure_ && figure_->kind() == plot::FigureKind::Map)
+        return QStringLiteral("host upload: map cells are in host memory");
+    // The first line of the reason, without the details in parentheses.
+    const QString line = path_.description.section(QLatin1Char('\n'), 0, 0);
+    const qsizetype details = line.indexOf(QStringLiteral(" ("));
+    return details > 0 ? line.left(details) : line;
+}
+
+// The CUDA path for a diagram: the view rebinned on the GPU at the canvas's pixels. On a CUDA
+// failure the canvas falls back to the host path for good, with the reason in uploadPath().
+bool FigureGlCanvas::drawOnGpu(const render::DataRect& view) {
+    if (!cuda_ || figure_->kind() != plot::FigureKind::Diagram) return false;
+    const qreal ratio = devicePixelRatioF();
+    const QSize pixels(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+    if (pixels.isEmpty()) return true;
+    try {
+        cuda_->update(*renderer_.gl(), density_, *figure_, view_, pixels);
+    } catch (const std::exception& e) {
+        cuda_.reset();
+        path_ = {false, -1,
+                 QStringLiteral("host upload: CUDA path failed: ") + QString::fromStdString(e.what())};
+        uploaded_figure_ = nullptr;
+        if (parentWidget()) parentWidget()->update();
+        return false;
+    }
+    renderer_.draw(density_, view, view);
+    return true;
 }
 
 void FigureGlCanvas::releaseGl() {
+    if (cuda_) cuda_->release();
+    cuda_.reset();
     density_.release();
     map_.release();
     renderer_.release();
@@ -100,7 +142,7 @@ void FigureGlCanvas::paintGL() {
         const QColor base = palette().color(QPalette::Base);
         gl->glClearColor(base.redF(), base.greenF(), base.blueF(), 1.0f);
         gl->glClear(GL_COLOR_BUFFER_BIT);
-        if (figure_) {
+        if (figure_ && !drawOnGpu(display_rect(view_))) {
             upload();
             const render::DataRect extent = display_rect(figure_->imageRange()), view = display_rect(view_);
             if (figure_->kind() == plot::FigureKind::Diagram)

@@ -7,6 +7,7 @@
 
 #include "ui/plot/plot_range.h"
 #include "ui/plot/result_figure.h"
+#include "ui/render/cuda_render_path.h"
 #include "ui/render/renderer.h"
 
 #include <QOpenGLWidget>
@@ -30,6 +31,9 @@ class FigureGlCanvas : public QOpenGLWidget {
                     const QRect& band);
     // Empty while drawing works; else why not (no 3.3 core context, a shader that did not build).
     QString failure() const { return failure_; }
+    // How results reach the GL buffers, for the status bar: "CUDA on <GPU>" (diagrams binned on the
+    // GPU), or "host upload", with the reason where the CUDA path is not taken.
+    QString uploadPath() const;
 
   protected:
     void initializeGL() override;
@@ -37,6 +41,7 @@ class FigureGlCanvas : public QOpenGLWidget {
 
   private:
     void upload();
+    bool drawOnGpu(const render::DataRect& view);
     void releaseGl();
 
     std::shared_ptr<plot::ResultFigure> figure_;
@@ -49,6 +54,8 @@ class FigureGlCanvas : public QOpenGLWidget {
     render::DensityLayer density_;
     render::MapLayer map_;
     QString failure_;
+    render::RenderPathChoice path_;
+    std::unique_ptr<render::CudaFigureDensity> cuda_;
 };
 
 } // namespace bif::ui

@@ -210,7 +210,7 @@ QString PlotView::renderPath() const {
     if (!canvas_->failure().isEmpty()) return QStringLiteral("QPainter: ") + canvas_->failure();
     if (figure_ && !FigureGlCanvas::supports(*figure_))
         return QStringLiteral("QPainter: two sweep directions are not drawn by OpenGL");
-    return QStringLiteral("OpenGL 3.3 (host upload)");
+    return QStringLiteral("OpenGL 3.3 (%1)").arg(canvas_->uploadPath());
 }
 
 // The GL canvas covers the plot rectangle with the same range, veil and band as the QPainter picture.

@@ -52,7 +52,7 @@ class PlotView : public QWidget {
     QRectF plotArea() const;
     bool canGoBack() const { return history_index_ > 0; }
     bool canGoForward() const { return history_index_ + 1 < history_.size(); }
-    // "OpenGL 3.3 (host upload)" or "QPainter: <why not OpenGL>".
+    // "OpenGL 3.3 (CUDA on <GPU>)", "OpenGL 3.3 (host upload: <why not CUDA>)" or "QPainter: <why not OpenGL>".
     QString renderPath() const;
 
   public slots:
