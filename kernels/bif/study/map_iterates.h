@@ -18,10 +18,11 @@
 #define BIF_MAP_FLOAT_MAX_NAN 0
 #endif
 
-// Iterates per untested chunk (a tuning switch): on an H100, 16 made the logistic diagram 9% faster
-// than 8 (tests/bench/NOTES.md).
+// Iterates per untested chunk (a tuning switch). The logistic diagram's kernel on an H100 took
+// 4.09 ms with 8, 3.74 with 16, 3.61 with 32 and 3.52 with 64 (tests/bench/NOTES.md); 32 keeps the
+// unrolled code of a map of up to 4 states moderate.
 #ifndef BIF_MAP_CHUNK
-#define BIF_MAP_CHUNK 16
+#define BIF_MAP_CHUNK 32
 #endif
 
 namespace bif::ensemble {
