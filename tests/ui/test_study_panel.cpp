@@ -9,6 +9,7 @@
 #include "ui/study/formula_field.h"
 #include "ui/study/study_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QScrollArea>
@@ -83,6 +84,38 @@ TEST_CASE("every bundled study goes through the panel unchanged", "[gui][study]"
     CHECK(studies >= 10);
 }
 
+TEST_CASE("a continuation gains and loses its rows with the panel's second axis", "[gui][study]") {
+    const fs::path dir = test::source_path("resources/studies").toStdString();
+    const study::StudyReadResult read =
+        study::read_study_file((dir / "forced_vanderpol_continuation.json").string());
+    REQUIRE(read.study);
+    REQUIRE(read.study->sweep.size() == 1);
+    StudyPanel panel;
+    panel.setModel(load_model(dir / read.study->model.path), read.study->model,
+                   QString::fromStdString(dir.string()));
+    panel.setStudy(*read.study);
+    QCheckBox* rows = nullptr;
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+        if (box->text().startsWith("One chain per value")) rows = box;
+    REQUIRE(rows);
+    CHECK(rows->isEnabled());
+    CHECK_FALSE(rows->isChecked());
+    rows->setChecked(true);
+    study::Study two = panel.study();
+    REQUIRE(two.sweep.size() == 2);
+    CHECK(two.bifurcation.continuation);
+    rows->setChecked(false);
+    CHECK(panel.study().sweep.size() == 1);
+    // without continuation the rows mean nothing: the box is off and the diagram has one axis
+    QCheckBox* continuation = nullptr;
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+        if (box->text().startsWith("Continuation")) continuation = box;
+    REQUIRE(continuation);
+    rows->setChecked(true);
+    continuation->setChecked(false);
+    CHECK_FALSE(rows->isEnabled());
+    CHECK(panel.study().sweep.size() == 1);
+}
 TEST_CASE("a bad count is marked at its field with the engine's message", "[gui][study]") {
     StudyPanel panel;
     Checked& checked = *watch(panel);

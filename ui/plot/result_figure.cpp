@@ -309,14 +309,13 @@ void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vect
     const render::DensityBinning bins = render::make_density_binning(
         range.x.from, range.x.to, range.x.log, range.y.from, range.y.to, range.y.log, w, h);
     const std::size_t column = static_cast<std::size_t>(quantity_);
-    const std::size_t half = study_->grid.system_count();
     for (std::size_t s : systems) {
         if (owner_[s] == no_owner || !results_[owner_[s]]) continue;
         const double px = render::density_column(bins, sweptValue(s, 0));
         if (!(px >= 0.0 && px < w)) continue;
         const auto& p = results_[owner_[s]]->points;
         if (column >= p.width()) continue;
-        auto& counts = study_->is_continuation() && s >= half ? down : up;
+        auto& counts = study_->is_continuation() && study_->runs_down(s) ? down : up;
         const std::size_t row = owner_row_[s];
         const double* v = &p.values[row * p.rows_per_system * p.width() + column];
         for (std::size_t r = 0; r < p.rows_filled[row]; ++r, v += p.width()) {
@@ -347,7 +346,8 @@ void ResultFigure::pointColumns(std::vector<double>& x, std::vector<double>& y) 
     }
 }
 
-std::optional<std::pair<double, study::SystemStatus>> ResultFigure::mapCell(std::size_t i, std::size_t j) const {
+std::optional<std::pair<double, study::SystemStatus>> ResultFigure::mapCell(std::size_t i,
+                                                                            std::size_t j) const {
     const std::size_t width = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
     const std::size_t k = j * width + i;
     if (kind_ != FigureKind::Map || i >= width || k >= cell_source_.size() || cell_source_[k] == no_owner)
@@ -672,9 +672,10 @@ QString ResultFigure::describeDiagram(std::size_t system, double x, double y) co
         if (!failure(system).isEmpty()) return text + ": " + failure(system);
         return text + ", " + yLabel() + " = " + number(y) + ", " + points(shownCount(px, py, false));
     }
-    // System n + i runs down the axis through grid point n - 1 - i.
-    const std::size_t n = study_->grid.system_count();
-    const std::size_t down = 2 * n - 1 - system;
+    // A chain of L systems runs up its row's first axis, then down: step i and step L - 1 - i share
+    // a grid point.
+    const std::size_t length = study_->chain_length();
+    const std::size_t down = system / length * length + (length - 1 - system % length);
     const QString up_failure = failure(system), down_failure = failure(down);
     if (!up_failure.isEmpty() && !down_failure.isEmpty())
         return text + ": " +

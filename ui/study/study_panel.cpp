@@ -41,8 +41,13 @@ void StudyPanel::connectEdits() {
     }
     for (QSpinBox* box : {map_max_period_, basin_max_period_, max_attractors_, output_count_, lyapunov_axes_})
         connect(box, &QSpinBox::valueChanged, this, &StudyPanel::edited);
-    for (QCheckBox* box : {continuation_, detect_period_, largest_exponent_, count_events_})
+    for (QCheckBox* box : {continuation_, chain_rows_, detect_period_, largest_exponent_, count_events_})
         connect(box, &QCheckBox::toggled, this, &StudyPanel::edited);
+    for (QCheckBox* box : {continuation_, chain_rows_})
+        connect(box, &QCheckBox::toggled, this, [this] {
+            chain_rows_->setEnabled(continuation_->isChecked());
+            showAxes();
+        });
     for (QComboBox* box : {lyapunov_mode_, method_, precision_, backend_})
         connect(box, &QComboBox::activated, this, &StudyPanel::edited);
     for (RowTable* t : {bifurcation_record_, accessories_, trajectory_record_})
@@ -72,7 +77,7 @@ void StudyPanel::connectEdits() {
 int StudyPanel::axisCount() const {
     switch (static_cast<AnalysisKind>(kind_->currentData().toInt())) {
     case AnalysisKind::Bifurcation:
-        return 1;
+        return continuation_->isChecked() && chain_rows_->isChecked() ? 2 : 1;
     case AnalysisKind::Lyapunov:
         return lyapunov_axes_->value();
     case AnalysisKind::ParameterMap:

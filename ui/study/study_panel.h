@@ -117,6 +117,7 @@ class StudyPanel : public QWidget {
     std::array<QSpinBox*, 3> recorded_;
     RowTable* bifurcation_record_;
     QCheckBox* continuation_;
+    QCheckBox* chain_rows_; // continuation: one chain per value of a second axis
     QComboBox* lyapunov_mode_;
     FormulaField* lyapunov_transient_;
     FormulaField* lyapunov_averaging_;

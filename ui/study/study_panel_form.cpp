@@ -152,11 +152,16 @@ QWidget* StudyPanel::buildBifurcationPage() {
     building_->emplace_back("analysis.record", bifurcation_record_->table());
     bifurcation_record_->table()->setToolTip(tr("Formulas to record; none: every state at the section"));
     continuation_ = new QCheckBox(tr("Continuation (up, then down)"), page);
+    chain_rows_ = new QCheckBox(tr("One chain per value of a second axis (hysteresis map)"), page);
+    chain_rows_->setToolTip(
+        tr("Each value of sweep axis 2 is a row: its own chain along axis 1, up then down; "
+           "the rows run in parallel (on the GPU, one chain per thread)"));
     form->addRow(sections_[0]);
     form->addRow(tr("Transient sections"), transient_[0]);
     form->addRow(tr("Recorded sections"), recorded_[0]);
     form->addRow(bifurcation_record_);
     form->addRow(continuation_);
+    form->addRow(chain_rows_);
     return page;
 }
 
@@ -338,6 +343,9 @@ void StudyPanel::fillAnalysis(const Study& st) {
         record.push_back({q(r.expression), q(r.name), name_of(r.value)});
     bifurcation_record_->setRows(record);
     continuation_->setChecked(st.bifurcation.continuation);
+    chain_rows_->setChecked(st.analysis == AnalysisKind::Bifurcation && st.bifurcation.continuation &&
+                            st.sweep.size() == 2);
+    chain_rows_->setEnabled(continuation_->isChecked());
 
     const LyapunovSettings& l = st.lyapunov;
     select(lyapunov_mode_, l.mode);
