@@ -36,23 +36,10 @@ void copy_system(const ensemble::BatchArrays& source, std::size_t from, ensemble
 // The shape of a column: one system per chain, with initial and final states.
 BatchShape column_shape(const ensemble::SpecStorage& spec, std::size_t chains, int carry_words,
                         int real_bytes) {
-    BatchShape shape;
+    BatchShape shape = batch_shape(spec, carry_words, real_bytes);
     shape.capacity = chains;
-    shape.axes = spec.spec().axis_count;
-    shape.carry_words = carry_words;
-    shape.point_rows = spec.point_rows();
-    shape.point_columns = spec.point_columns();
-    shape.scalar_columns = spec.scalar_columns();
-    shape.states = spec.states();
-    shape.output_times = int(spec.times().size());
-    shape.real_bytes = real_bytes;
     shape.chains = true;
     return shape;
-}
-
-// A launch budget in whole slices of ensemble::slice_steps, at least one.
-long long whole_slices(long long steps) {
-    return std::max(1LL, (steps + ensemble::slice_steps / 2) / ensemble::slice_steps) * ensemble::slice_steps;
 }
 
 // Launches slices of one uploaded column until all of its systems finished, each aimed at

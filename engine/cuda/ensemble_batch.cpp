@@ -11,6 +11,19 @@
 
 namespace bif::cuda {
 
+BatchShape batch_shape(const ensemble::SpecStorage& spec, int carry_words, int real_bytes) {
+    BatchShape shape;
+    shape.axes = spec.spec().axis_count;
+    shape.carry_words = carry_words;
+    shape.point_rows = spec.point_rows();
+    shape.point_columns = spec.point_columns();
+    shape.scalar_columns = spec.scalar_columns();
+    shape.states = spec.states();
+    shape.output_times = int(spec.times().size());
+    shape.real_bytes = real_bytes;
+    return shape;
+}
+
 namespace {
 
 std::size_t at_least_one(std::size_t bytes) {

@@ -13,6 +13,7 @@
 #include "engine/cuda/device_buffer.h"
 #include "engine/cuda/pinned_buffer.h"
 #include "engine/ensemble/batch_arrays.h"
+#include "engine/ensemble/study_spec.h"
 
 #include <cstddef>
 #include <vector>
@@ -33,6 +34,9 @@ struct BatchShape {
     // Host bytes per system of the page-locked staging (inputs and outputs in the device's precision).
     std::size_t staging_bytes_per_system() const;
 };
+
+// The shape of a study's batches, all but the capacity (and `chains`).
+BatchShape batch_shape(const ensemble::SpecStorage& spec, int carry_words, int real_bytes);
 
 class EnsembleBatch {
   public:

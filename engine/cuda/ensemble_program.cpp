@@ -1,5 +1,6 @@
 #include "engine/cuda/ensemble_program.h"
 
+#include "bif/study/entry.h"
 #include "engine/cuda/ensemble_batch.h"
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/stream.h"
@@ -10,6 +11,10 @@
 #include <vector>
 
 namespace bif::cuda {
+
+long long whole_slices(long long steps) {
+    return std::max(1LL, (steps + ensemble::slice_steps / 2) / ensemble::slice_steps) * ensemble::slice_steps;
+}
 
 namespace {
 

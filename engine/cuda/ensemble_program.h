@@ -13,6 +13,10 @@
 
 namespace bif::cuda {
 
+// A launch budget in whole slices of ensemble::slice_steps, at least one: the kernel spends it in
+// calls of slice_steps, as the CPU does, so a result does not depend on the launch sizes.
+long long whole_slices(long long steps);
+
 class EnsembleBatch;
 class Stream;
 

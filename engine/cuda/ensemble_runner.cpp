@@ -24,11 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A launch budget in whole slices of ensemble::slice_steps, at least one.
-long long whole_slices(long long steps) {
-    return std::max(1LL, (steps + ensemble::slice_steps / 2) / ensemble::slice_steps) * ensemble::slice_steps;
-}
-
 // Finished batches arrive from the workers in any order and leave in system order.
 class InOrderQueue {
   public:
@@ -94,20 +89,6 @@ class BatchDealer {
     std::size_t lanes_;
     std::size_t next_ = 0;
 };
-
-// The shape of one study's batches on a device, all but the capacity.
-BatchShape shape_of(const ensemble::SpecStorage& spec, int carry_words, int real_bytes) {
-    BatchShape shape;
-    shape.axes = spec.spec().axis_count;
-    shape.carry_words = carry_words;
-    shape.point_rows = spec.point_rows();
-    shape.point_columns = spec.point_columns();
-    shape.scalar_columns = spec.scalar_columns();
-    shape.states = spec.states();
-    shape.output_times = int(spec.times().size());
-    shape.real_bytes = real_bytes;
-    return shape;
-}
 
 } // namespace
 
@@ -243,7 +224,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
         const EnsembleDevice& device = devices_[device_index];
         const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
                                       real_bytes_);
-        BatchShape shape = shape_of(spec_, program.carry_words(), real_bytes_);
+        BatchShape shape = batch_shape(spec_, program.carry_words(), real_bytes_);
         BatchLimits limits;
         limits.systems = total;
         limits.lanes = all_lanes;

@@ -107,16 +107,8 @@ class BifscopeEnsemble {
         host_ = ensemble::make_batch(*study_, spec_, program_->carry_words(), 0, n, false);
         host_.carry.clear();
         host_.carry.shrink_to_fit();
-        cuda::BatchShape shape;
+        cuda::BatchShape shape = cuda::batch_shape(spec_, program_->carry_words(), real_bytes_);
         shape.capacity = n;
-        shape.axes = spec_.spec().axis_count;
-        shape.carry_words = program_->carry_words();
-        shape.point_rows = spec_.point_rows();
-        shape.point_columns = spec_.point_columns();
-        shape.scalar_columns = spec_.scalar_columns();
-        shape.states = spec_.states();
-        shape.output_times = int(spec_.times().size());
-        shape.real_bytes = real_bytes_;
         batch_ = std::make_unique<cuda::EnsembleBatch>(context, shape, spec_.times());
     }
 
