@@ -6,14 +6,13 @@
 // run under xvfb-run -a with NVIDIA's GLX; elsewhere it says why and exits 77.
 #include "engine/cuda/device_buffer.h"
 #include "engine/cuda/stream.h"
+#include "gl_bench_support.h"
 #include "ui/plot/color_map.h"
 #include "ui/render/cuda_render_path.h"
 #include "ui/render/plot_colours.h"
 #include "ui/render/renderer.h"
 
 #include <QGuiApplication>
-#include <QOffscreenSurface>
-#include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
 #include <algorithm>
 #include <chrono>
@@ -79,27 +78,10 @@ void make_points(bool logistic, std::vector<double>& x, std::vector<double>& y) 
 
 int main(int argc, char** argv) {
     QGuiApplication app(argc, argv);
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    QOpenGLContext context;
-    context.setFormat(format);
-    QOffscreenSurface surface;
-    surface.setFormat(format);
-    surface.create();
-    if (!context.create() || !context.makeCurrent(&surface)) {
-        std::printf("bench_gl_interop: no OpenGL context (run under xvfb-run -a)\n");
-        return 1;
-    }
+    render::OffscreenContext context;
     render::Renderer renderer;
-    QString error;
-    if (!renderer.initialize(&error)) {
-        std::printf("bench_gl_interop: %s\n", qPrintable(error));
-        return 1;
-    }
+    if (!bench::start_renderer("bench_gl_interop", context, renderer)) return 1;
     render::Gl& gl = *renderer.gl();
-    std::printf("renderer: %s, %s\n", reinterpret_cast<const char*>(gl.glGetString(GL_RENDERER)),
-                reinterpret_cast<const char*>(gl.glGetString(GL_VERSION)));
     const render::RenderPathChoice choice = render::choose_render_path();
     std::printf("path: %s\n", qPrintable(choice.description));
     if (!choice.cuda) return 77;

@@ -1,13 +1,12 @@
 // Times of ui/render's host path: 10^7 points binned into a 2048^2 histogram, uploaded and drawn as
 // a density layer; a 3840x2160 map's values and statuses uploaded and drawn. Each draw ends with
 // glFinish so the time includes the GPU's work. Run under xvfb-run -a where there is no display.
+#include "gl_bench_support.h"
 #include "ui/plot/color_map.h"
 #include "ui/render/plot_colours.h"
 #include "ui/render/renderer.h"
 
 #include <QGuiApplication>
-#include <QOffscreenSurface>
-#include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
 #include <algorithm>
 #include <bitset>
@@ -43,27 +42,10 @@ double median_ms(int runs, F f) {
 
 int main(int argc, char** argv) {
     QGuiApplication app(argc, argv);
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    QOpenGLContext context;
-    context.setFormat(format);
-    QOffscreenSurface surface;
-    surface.setFormat(format);
-    surface.create();
-    if (!context.create() || !context.makeCurrent(&surface)) {
-        std::printf("bench_gl_render: no OpenGL context (run under xvfb-run -a)\n");
-        return 1;
-    }
+    render::OffscreenContext context;
     render::Renderer renderer;
-    QString error;
-    if (!renderer.initialize(&error)) {
-        std::printf("bench_gl_render: %s\n", qPrintable(error));
-        return 1;
-    }
+    if (!bench::start_renderer("bench_gl_render", context, renderer)) return 1;
     render::Gl& gl = *renderer.gl();
-    std::printf("renderer: %s, %s\n", reinterpret_cast<const char*>(gl.glGetString(GL_RENDERER)),
-                reinterpret_cast<const char*>(gl.glGetString(GL_VERSION)));
 
     // Density: logistic-map points, 2048 r values of 4883 iterates each (10^7 points).
     const int side = 2048;

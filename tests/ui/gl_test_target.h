@@ -3,9 +3,9 @@
 // without an X server) the program ends with exit code 77, which ctest counts as skipped.
 #pragma once
 
+#include "ui/render/offscreen_context.h"
+
 #include <QImage>
-#include <QOffscreenSurface>
-#include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
 #include <QSize>
 #include <cstdio>
@@ -17,15 +17,9 @@ namespace bif::test {
 class GlTarget {
   public:
     explicit GlTarget(QSize size) {
-        QSurfaceFormat format;
-        format.setVersion(3, 3);
-        format.setProfile(QSurfaceFormat::CoreProfile);
-        context_.setFormat(format);
-        surface_.setFormat(format);
-        surface_.create();
-        if (!context_.create() || !context_.makeCurrent(&surface_) ||
-            context_.format().version() < qMakePair(3, 3)) {
-            std::printf("SKIP: no OpenGL 3.3 core context on this platform (run under xvfb-run)\n");
+        QString why;
+        if (!context_.create(&why)) {
+            std::printf("SKIP: %s (run under xvfb-run)\n", qPrintable(why));
             std::exit(77);
         }
         fbo_ = std::make_unique<QOpenGLFramebufferObject>(size);
@@ -35,14 +29,13 @@ class GlTarget {
         fbo_.reset();
         context_.doneCurrent();
     }
-    QOpenGLContext& context() { return context_; }
+    QOpenGLContext& context() { return context_.context(); }
     QOpenGLFramebufferObject& fbo() { return *fbo_; }
     // The picture drawn so far, top row first, straight (not premultiplied) ARGB32.
     QImage read() { return fbo_->toImage(true).convertToFormat(QImage::Format_ARGB32); }
 
   private:
-    QOpenGLContext context_;
-    QOffscreenSurface surface_;
+    render::OffscreenContext context_;
     std::unique_ptr<QOpenGLFramebufferObject> fbo_;
 };
 

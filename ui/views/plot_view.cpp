@@ -1,12 +1,11 @@
 #include "ui/views/plot_view.h"
 
+#include "ui/render/offscreen_context.h"
 #include "ui/views/figure_gl_canvas.h"
 
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
-#include <QOffscreenSurface>
-#include <QOpenGLContext>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -38,21 +37,10 @@ QString opengl_unavailable() {
         // QOpenGLWidget's composition crashes in Qt 6.4's offscreen backing store (rhiFlush).
         if (QGuiApplication::platformName() == QStringLiteral("offscreen"))
             return QStringLiteral("QOpenGLWidget cannot be composed on the offscreen platform");
-        QSurfaceFormat format;
-        format.setVersion(3, 3);
-        format.setProfile(QSurfaceFormat::CoreProfile);
-        QOpenGLContext context;
-        context.setFormat(format);
-        QOffscreenSurface surface;
-        surface.setFormat(format);
-        surface.create();
-        if (!context.create() || !context.makeCurrent(&surface))
-            return QStringLiteral("no OpenGL context on the %1 platform")
-                .arg(QGuiApplication::platformName());
-        const auto version = context.format().version();
+        render::OffscreenContext context;
+        QString why;
+        if (!context.create(&why)) return why;
         context.doneCurrent();
-        if (version < qMakePair(3, 3))
-            return QStringLiteral("OpenGL %1.%2 is older than 3.3").arg(version.first).arg(version.second);
         return QString();
     }();
     return reason;
