@@ -48,27 +48,9 @@ for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do
 done
 timeout 60 "$bench/bench_result_csv" >"$out/bench_result_csv.log" 2>&1
 # peak memory and wall time of a command, from its parent
-measure() {
-  python3 - "$@" <<'PY'
-import resource, subprocess, sys, time
-t = time.time()
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-wall = time.time() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"exit {r.returncode}  wall {wall:.2f} s  peak RSS {rss:.0f} MB  {' '.join(sys.argv[1:])}")
-print(r.stderr[-600:])
-PY
-}
+source "$root/tests/device/round_support.sh"
 if [[ $skip != *" big "* ]]; then
-  cat >"$build/lorenz_1e8.json" <<JSON
-{"bifscope_study": 1, "model": {"path": "$src/resources/models/lorenz.ode"},
- "parameters": {"beta": 2.6666666666666667},
- "sweep": [{"parameter": "rho", "from": 0, "to": 50, "count": 10000},
-           {"parameter": "sigma", "from": 5, "to": 15, "count": 10000}],
- "analysis": {"kind": "map", "section": {"kind": "stroboscopic", "period": "1"},
-              "transient_sections": 0, "recorded_sections": 1, "detect_period": false},
- "solver": {"method": "rk4", "initial_step": 0.1}, "precision": "double"}
-JSON
+  write_lorenz_1e8 "$build/lorenz_1e8.json" "$src"
   {
     measure "$cli" run "$build/lorenz_1e8.json" --backend cuda --out "$build/lorenz_1e8.h5"
     ls -la "$build/lorenz_1e8.h5" 2>&1 | awk '{print $5, $9}'

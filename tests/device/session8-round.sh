@@ -42,27 +42,9 @@ for b in $benches; do
   timeout 90 "$build/tests/bench/$b" >"$out/$b.log" 2>&1
   echo "exit $?" >>"$out/$b.log"
 done
-measure() {
-  python3 - "$@" <<'PY'
-import resource, subprocess, sys, time
-t = time.time()
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-wall = time.time() - t
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"exit {r.returncode}  wall {wall:.2f} s  peak RSS {rss:.0f} MB  {' '.join(sys.argv[1:])}")
-print(r.stderr[-400:])
-PY
-}
+source "$root/tests/device/round_support.sh"
 if [[ $skip != *" big "* ]]; then
-  cat >"$build/lorenz_1e8.json" <<JSON
-{"bifscope_study": 1, "model": {"path": "$src/resources/models/lorenz.ode"},
- "parameters": {"beta": 2.6666666666666667},
- "sweep": [{"parameter": "rho", "from": 0, "to": 50, "count": 10000},
-           {"parameter": "sigma", "from": 5, "to": 15, "count": 10000}],
- "analysis": {"kind": "map", "section": {"kind": "stroboscopic", "period": "1"},
-              "transient_sections": 0, "recorded_sections": 1, "detect_period": false},
- "solver": {"method": "rk4", "initial_step": 0.1}, "precision": "double"}
-JSON
+  write_lorenz_1e8 "$build/lorenz_1e8.json" "$src"
   {
     measure "$build/app/bifscope-cli" run "$build/lorenz_1e8.json" --backend cuda --out "$build/lorenz_1e8.h5"
     measure "$build/app/bifscope-cli" run "$build/lorenz_1e8.json" --backend cuda --out "$build/lorenz_1e8.h5"

@@ -1,0 +1,29 @@
+# Shared by the GPU round scripts (source it): the 10^8-system Lorenz map study and a command's
+# wall time and peak memory.
+
+# measure CMD...: runs CMD, prints its exit code, wall time, peak RSS and the tail of its stderr.
+measure() {
+  python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+t = time.time()
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+wall = time.time() - t
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"exit {r.returncode}  wall {wall:.2f} s  peak RSS {rss:.0f} MB  {' '.join(sys.argv[1:])}")
+print(r.stderr[-600:])
+PY
+}
+
+# write_lorenz_1e8 FILE SOURCE_DIR: a 10^4 x 10^4 map of the Lorenz system over rho and sigma
+# (RK4 0.1 to t = 1), the study of issue 14's 10^8-system benchmark.
+write_lorenz_1e8() {
+  cat >"$1" <<JSON
+{"bifscope_study": 1, "model": {"path": "$2/resources/models/lorenz.ode"},
+ "parameters": {"beta": 2.6666666666666667},
+ "sweep": [{"parameter": "rho", "from": 0, "to": 50, "count": 10000},
+           {"parameter": "sigma", "from": 5, "to": 15, "count": 10000}],
+ "analysis": {"kind": "map", "section": {"kind": "stroboscopic", "period": "1"},
+              "transient_sections": 0, "recorded_sections": 1, "detect_period": false},
+ "solver": {"method": "rk4", "initial_step": 0.1}, "precision": "double"}
+JSON
+}
