@@ -34,9 +34,6 @@ __device__ BIF_FORCEINLINE float max_abs_nan(float a, float b) {
     asm("max.NaN.xorsign.abs.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
     return d;
 }
-__device__ BIF_FORCEINLINE double max_abs_nan(double a, double) {
-    return a;
-} // never used
 #endif
 
 template <class Model>
