@@ -80,6 +80,30 @@ BIF_HD BIF_FORCEINLINE auto bits_of(Real x) {
     }
 }
 
+// A quiet NaN of Real, made from its bits (no division by zero for the compiler to fold or warn on).
+template <class Real>
+BIF_HD BIF_FORCEINLINE Real quiet_nan() {
+    if constexpr (sizeof(Real) == 8) {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+        return Real(__longlong_as_double(0x7ff8000000000000LL));
+#else
+        const unsigned long long bits = 0x7ff8000000000000ULL;
+        double x;
+        __builtin_memcpy(&x, &bits, sizeof x);
+        return Real(x);
+#endif
+    } else {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+        return Real(__uint_as_float(0x7fc00000U));
+#else
+        const unsigned int bits = 0x7fc00000U;
+        float x;
+        __builtin_memcpy(&x, &bits, sizeof x);
+        return Real(x);
+#endif
+    }
+}
+
 // A key on the integer units that grows with |x|, for loops that test many values against one
 // limit at the cost of an integer max each: a float's bits, a double's high word, doubled (which
 // drops the sign: as k + k, a GPU of compute capability 9 fuses it with the max into one

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace {
 
@@ -60,6 +61,85 @@ void check_against_plain(Real amplitude, Real growth, Real y1, Real limit, int s
     CHECK(y_fast[1] == y_plain[1]);
 }
 
+// A visit that keeps rows as SectionProgram's RecordedRows does (a row per iterate, rewound and
+// blanked as the fast loop asks), and counts every visit: retaken chunks are visited twice.
+template <class Real>
+struct RowsKept {
+    std::vector<Real> rows; // x of iterate k at rows[k - 1], NaN where none is filled
+    long long next = 0;
+    long long visits = 0;
+    explicit RowsKept(long long count) : rows(std::size_t(count), std::numeric_limits<Real>::quiet_NaN()) {}
+    void operator()(long long taken, const Real* y) {
+        REQUIRE(taken == next + 1);
+        rows.at(std::size_t(next++)) = y[0];
+        ++visits;
+    }
+    void rewind(long long taken) { next = taken; }
+    void clear(long long from, long long to) {
+        for (long long k = from; k < to; ++k)
+            rows.at(std::size_t(k)) = std::numeric_limits<Real>::quiet_NaN();
+    }
+};
+
+// The rows the fast loop leaves against the plain loop's iterates: equal up to where it stopped,
+// missing (NaN) after. Returns the visits.
+template <class Real>
+long long check_rows_against_plain(Real amplitude, Real growth, Real y1, Real limit, int section,
+                                   long long count) {
+    using M = Swinging<Real>;
+    const M m{};
+    const Real p[3] = {amplitude, growth, Real(0.3)};
+    const Real t0 = Real(0.5);
+    const bif::ensemble::MapIterates<M> fast{m, p, t0, limit, bif::magnitude_key_inside(limit), 2};
+    Real y_fast[2] = {Real(0), y1}, y_plain[2] = {Real(0), y1};
+    RowsKept<Real> kept(count);
+    const long long taken = fast.iterates(y_fast, section, count, kept);
+    CAPTURE(amplitude, growth, y1, limit, section, count);
+    REQUIRE(taken == plain_iterates(m, p, t0, limit, y_plain, section, count));
+    Real y_step[2] = {Real(0), y1};
+    for (long long k = 0; k < count; ++k) {
+        if (k < taken) {
+            plain_iterates(m, p, t0, limit, y_step, section + int(k), 1);
+            REQUIRE(kept.rows[std::size_t(k)] == y_step[0]);
+        } else {
+            REQUIRE(std::isnan(kept.rows[std::size_t(k)]));
+        }
+    }
+    CHECK(y_fast[0] == y_plain[0]);
+    CHECK(y_fast[1] == y_plain[1]);
+    return kept.visits;
+}
+
+template <class Real>
+struct LogisticMap : testmodels::Defaults {
+    using real = Real;
+    static constexpr int num_states = 1;
+    static constexpr int num_params = 1;
+    static constexpr int num_param_slots = 1;
+    static constexpr int dimension() { return 1; }
+    static void rhs(real, const real* y, const real* p, real* f) { f[0] = p[0] * y[0] * (real(1) - y[0]); }
+};
+
+// Visits of the fast loop over the chaotic logistic map (values in (0, 1)), every row checked
+// against the plain recurrence.
+template <class Real>
+long long logistic_visits(long long count) {
+    const LogisticMap<Real> m{};
+    const Real p[1] = {Real(3.9)};
+    const Real limit = std::numeric_limits<Real>::max();
+    const bif::ensemble::MapIterates<LogisticMap<Real>> fast{
+        m, p, Real(0), limit, bif::magnitude_key_inside(limit), 1};
+    Real y[1] = {Real(0.3)};
+    RowsKept<Real> kept(count);
+    REQUIRE(fast.iterates(y, 0, count, kept) == count);
+    Real x = Real(0.3);
+    for (long long k = 0; k < count; ++k) {
+        x = p[0] * x * (Real(1) - x);
+        REQUIRE(kept.rows[std::size_t(k)] == x);
+    }
+    return kept.visits;
+}
+
 template <class Real>
 void check_cases() {
     const Real most = std::numeric_limits<Real>::max();
@@ -88,6 +168,17 @@ TEST_CASE("the fast map loop stops where the iterate-by-iterate test stops", "[m
     }
     SECTION("float") {
         check_cases<float>();
+    }
+}
+
+TEST_CASE("the fast map loop's recorded rows are the iterates up to where it stops", "[map_iterates]") {
+    constexpr int chunk = bif::ensemble::MapIterates<Swinging<double>>::chunk;
+    SECTION("a chunk that leaves is retaken: rows up to the stop, none after") {
+        for (int section = 0; section <= chunk; ++section)
+            for (double amplitude : {10.5, 30.0})
+                check_rows_against_plain<double>(amplitude, 0.5, 0.5, 10.0, section, 400);
+        check_rows_against_plain<float>(10.5f, 0.5f, 0.5f, 10.0f, 7, 400);
+        check_rows_against_plain<double>(2.0, 1.5, 2.0, std::numeric_limits<double>::max(), 0, 400);
     }
 }
 

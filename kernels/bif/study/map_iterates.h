@@ -36,12 +36,24 @@ __device__ BIF_FORCEINLINE float max_abs_nan(float a, float b) {
 }
 #endif
 
+// What the fast loop does with each iterate it takes: nothing (the transient), or write a row of
+// the recorded observables (SectionProgram). `taken` counts the iterates of the call so far, this one
+// included. An untested chunk that may have left is taken again from its start: rewind(taken) goes
+// back to the row of iterate `taken` + 1, and clear(from, to) blanks the rows of iterates from + 1 to
+// `to` that the untested pass wrote beyond where the tested one stopped.
+struct NoVisit {
+    static constexpr int unroll = BIF_MAP_CHUNK; // iterates per pass of a chunk's loop
+    BIF_HD BIF_FORCEINLINE void operator()(long long, const void*) {}
+    BIF_HD BIF_FORCEINLINE void rewind(long long) {}
+    BIF_HD BIF_FORCEINLINE void clear(long long, long long) {}
+};
+
 template <class Model>
 struct MapIterates {
     using real = typename Model::real;
     static constexpr int N = Model::num_states;
-    // Iterates taken untested between two tests of the transient loop; a chunk whose keys show it
-    // may have left is taken again from its start, one tested iterate at a time.
+    // Iterates taken untested between two tests; a chunk whose key shows it may have left is taken
+    // again from its start, one tested iterate at a time.
     static constexpr int chunk = BIF_MAP_CHUNK;
 
     const Model& m;
@@ -66,57 +78,80 @@ struct MapIterates {
         return true;
     }
 
-    // Up to `count` iterates from section `section` with nothing recorded. Returns those taken: fewer
-    // than `count` when the next one would leave.
-    BIF_HD long long unrecorded(real* y, int section, long long count) const {
+    // Up to `count` iterates from section `section`, each passed to `visit` as it is taken (in an
+    // untested chunk too). Returns those taken: fewer than `count` when the next one would leave.
+    template <class Visit>
+    BIF_HD long long iterates(real* y, int section, long long count, Visit& visit) const {
         long long used = 0;
         while (used < count) {
+            bool retaken = false;
             if (count - used >= chunk) {
-                real start[N];
-                copy_n(y, n, start);
-                unsigned int key = 0;
-#if BIF_MAP_FLOAT_MAX_NAN
-                real most = real(0);
-#endif
-                // unrolled for small maps only: a large one's right-hand side copied a chunk's worth of times
-                // would cost compile time for no gain
-                BIF_UNROLL_IF(N <= 4 ? BIF_MAP_CHUNK : 1)
-                for (int k = 0; k < chunk; ++k) {
-                    real next[N];
-                    m.rhs(t0 + real(section + int(used) + k), y, p, next);
-#if BIF_MAP_FLOAT_MAX_NAN
-                    if constexpr (sizeof(real) == 4) {
-                        BIF_UNROLL
-                        for (int i = 0; i < N; ++i)
-                            if (i < n) most = max_abs_nan(most, next[i]);
-                    } else {
-                        key = max_of(key, largest_key(next));
-                    }
-#else
-                    key = max_of(key, largest_key(next));
-#endif
-                    copy_n(next, n, y);
-                }
-#if BIF_MAP_FLOAT_MAX_NAN
-                if constexpr (sizeof(real) == 4) key = m::fabs(most) <= limit ? 0U : ~0U;
-#endif
-                if (key <= inside_key) {
+                if (take_chunk(y, section, used, visit)) {
                     used += chunk;
                     continue;
                 }
-                copy_n(start, n, y);
+                visit.rewind(used);
+                retaken = true;
             }
-            const long long stop = min_of(count, used + chunk);
-            while (used < stop && step(y, section + int(used)))
+            const long long from = used, stop = min_of(count, used + chunk);
+            while (used < stop && step(y, section + int(used))) {
                 ++used;
-            if (used < stop) break;
+                visit(used, y);
+            }
+            if (used < stop) {
+                if (retaken) visit.clear(used, from + chunk);
+                break;
+            }
         }
         return used;
     }
 
+    // Up to `count` iterates with nothing recorded (the transient).
+    BIF_HD long long unrecorded(real* y, int section, long long count) const {
+        NoVisit none;
+        return iterates(y, section, count, none);
+    }
+
   private:
-    BIF_HD BIF_FORCEINLINE unsigned int largest_key(const real* y) const {
+    // One untested chunk from iterate `used`: true when its key proves every value inside (y is then
+    // the chunk's last iterate); false, y back at the chunk's start, when it may have left.
+    template <class Visit>
+    BIF_HD BIF_FORCEINLINE bool take_chunk(real* y, int section, long long used, Visit& visit) const {
+        real start[N];
+        copy_n(y, n, start);
         unsigned int key = 0;
+#if BIF_MAP_FLOAT_MAX_NAN
+        real most = real(0);
+#endif
+        // unrolled for small maps only: a large one's right-hand side copied a chunk's worth of times
+        // would cost compile time for no gain
+        BIF_UNROLL_IF(N <= 4 ? Visit::unroll : 1)
+        for (int k = 0; k < chunk; ++k) {
+            real next[N];
+            m.rhs(t0 + real(section + int(used) + k), y, p, next);
+#if BIF_MAP_FLOAT_MAX_NAN
+            if constexpr (sizeof(real) == 4) {
+                BIF_UNROLL
+                for (int i = 0; i < N; ++i)
+                    if (i < n) most = max_abs_nan(most, next[i]);
+            } else {
+                key = largest_key(next, key);
+            }
+#else
+            key = largest_key(next, key);
+#endif
+            copy_n(next, n, y);
+            visit(used + k + 1, y);
+        }
+#if BIF_MAP_FLOAT_MAX_NAN
+        if constexpr (sizeof(real) == 4) key = m::fabs(most) <= limit ? 0U : ~0U;
+#endif
+        if (key <= inside_key) return true;
+        copy_n(start, n, y);
+        return false;
+    }
+
+    BIF_HD BIF_FORCEINLINE unsigned int largest_key(const real* y, unsigned int key = 0) const {
 #if defined(BIF_MAP_UNTESTED_FOR_TIMING) // what the tests cost, in a benchmark whose maps never leave
         (void)y;
         return key;

@@ -51,6 +51,57 @@ struct SectionCarry {
     int events_at_start[E]; // event counts when recording began
 };
 
+// The fast map loop's rows of a diagram (bif/study/map_iterates.h's visit): the recorded
+// observables of every iterate, written through a pointer kept in registers (read through the block
+// and the view, the loop would reload their fields after every store: they might alias the outputs).
+// OneColumn: a diagram of one observable (the usual one), whose loop then has no branch per column.
+template <class Model, bool OneColumn>
+struct RecordedRows {
+    using real = typename Model::real;
+    static constexpr int O = capacity(Model::num_observables);
+    // the stores bound the loop: a short unroll costs it nothing and keeps the compile small
+    static constexpr int unroll = 8;
+
+    const Model& m;
+    const real* p;
+    real t0;
+    int section; // of the iterate before the first: iterate k's time is t0 + (section + k)
+    int observed[O];
+    int columns;
+    index_t column_step, row_step;
+    real* first; // the first iterate's row
+    real* out;   // the next row
+
+    BIF_HD RecordedRows(const Model& model, const real* params, int section_before, const Block<Model>& b,
+                        real& first_row, index_t column_stride, index_t row_stride)
+        : m(model), p(params), t0(b.t0), section(section_before), columns(b.record_count),
+          column_step(column_stride), row_step(row_stride), first(&first_row), out(&first_row) {
+        BIF_UNROLL
+        for (int j = 0; j < O; ++j)
+            observed[j] = b.record_observable[j];
+    }
+
+    BIF_HD BIF_FORCEINLINE void operator()(long long taken, const real* y) {
+        real o[O] = {};
+        m.observables(t0 + real(section + int(taken)), y, p, o);
+        if constexpr (OneColumn) {
+            *out = pick(o, observed[0], O);
+        } else {
+            BIF_UNROLL
+            for (int j = 0; j < O; ++j)
+                if (j < columns) out[index_t(j) * column_step] = pick(o, observed[j], O);
+        }
+        out += row_step;
+    }
+    BIF_HD void rewind(long long taken) { out = first + index_t(taken) * row_step; }
+    // rows the fast loop wrote past the iterate where it stopped: missing again, as before the run
+    BIF_HD void clear(long long from, long long to) {
+        for (long long k = from; k < to; ++k)
+            for (int j = 0; j < columns; ++j)
+                first[index_t(k) * row_step + index_t(j) * column_step] = quiet_nan<real>();
+    }
+};
+
 template <class Model, class Method, int K>
 struct SectionProgram {
     using real = typename Model::real;
@@ -239,23 +290,14 @@ struct SectionProgram {
         if (transient > 0) {
             used = it.unrecorded(y, c.sections, transient);
         } else {
-            // the stores go through a pointer kept in registers: read through b and v, the loop
-            // would reload their fields after every store (they might alias the outputs)
-            int observed[O];
-            BIF_UNROLL
-            for (int j = 0; j < O; ++j)
-                observed[j] = b.record_observable[j];
-            const int columns = b.record_count;
-            const index_t column_step = v.stride, row_step = index_t(v.point_columns) * v.stride;
-            real* out = &v.point(system, c.rows, 0);
-            while (used < rows && it.step(y, c.sections + int(used))) {
-                ++used;
-                real o[O] = {};
-                m.observables(b.t0 + real(c.sections + int(used)), y, c.p, o);
-                BIF_UNROLL
-                for (int j = 0; j < O; ++j)
-                    if (j < columns) out[index_t(j) * column_step] = pick(o, observed[j], O);
-                out += row_step;
+            real& first_row = v.point(system, c.rows, 0);
+            const index_t row_step = index_t(v.point_columns) * v.stride;
+            if (b.record_count == 1) {
+                RecordedRows<Model, true> rows_out(m, c.p, c.sections, b, first_row, v.stride, row_step);
+                used = it.iterates(y, c.sections, rows, rows_out);
+            } else {
+                RecordedRows<Model, false> rows_out(m, c.p, c.sections, b, first_row, v.stride, row_step);
+                used = it.iterates(y, c.sections, rows, rows_out);
             }
             c.rows += int(used);
         }
