@@ -11,7 +11,8 @@
 # Never packed: the C and C++ runtimes (the server's g++ 13 runtime is newer) and every OpenGL
 # library: GL must come from the server's glvnd and NVIDIA's driver, never from Mesa. glvnd's
 # vendor-neutral dispatch libraries go into glvnd/, which gui-round.sh uses only for those the
-# server lacks.
+# server lacks: among them libEGL.so.1, which ui/render/egl_device_context.cpp opens at run time for
+# the headless EGL context of test_gl_interop (NVIDIA's libEGL_nvidia behind it).
 #
 # The build reads its sources through the link /tmp/bifscope-src, so the source paths compiled into
 # the test programs (their data) resolve on the server once gui-round.sh points that link there.
@@ -84,6 +85,9 @@ for name in libEGL.so.1 libOpenGL.so.0 libGL.so.1 libGLX.so.0 libGLdispatch.so.0
   done
 done
 if ls "$pack/lib" | grep -E "$gl_impl|$glvnd"; then echo "an OpenGL library slipped into lib/" >&2; exit 1; fi
+for name in libEGL.so.1 libGLdispatch.so.0; do
+  [[ -e $pack/glvnd/$name ]] || { echo "glvnd's $name not found (install libegl1)" >&2; exit 1; }
+done
 
 cp -r /usr/share/X11/xkb/. "$pack/xkb/"
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \

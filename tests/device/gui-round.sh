@@ -2,12 +2,16 @@
 # The Qt app on the GPU server (issue 11), from the repository root with .device-gui/ carried (made by
 # tests/device/gui-prep.sh):
 #   bash tests/device/gui-round.sh
-# Unpacks the carried Qt runtime and Xvfb under /tmp (never into /), starts Xvfb on a 1920x1080x24
-# screen, and with the server's glvnd and NVIDIA GLX runs (a) gl_info: which OpenGL Qt gets, (b) the
-# OpenGL test programs, (c) the app on a bundled study with --run, saving a screenshot once the run
-# ends, (d) the app benchmarks. Logs and the screenshot go to $OUT; a short table is printed last.
-# On a machine without an NVIDIA driver it runs the same steps on that machine's OpenGL (Mesa), to
-# check the scripts. GUI_STUDY=FILE: the study the app runs (default the Duffing period map).
+# Unpacks the carried Qt runtime and Xvfb under /tmp (never into /), then (e) with no display, on
+# EGL's device platform (NVIDIA's EGL through glvnd): test_gl_interop, the CUDA path's framebuffers
+# against the host path's, saving each compared pair as PNG in $OUT/gl-interop/, and test_gl_renderer
+# on that context. Then it starts Xvfb on a 1920x1080x24 screen, and with the server's glvnd and
+# NVIDIA GLX runs (a) gl_info: which OpenGL Qt gets, (b) the other OpenGL test programs, (c) the app
+# on a bundled study with --run, saving a screenshot once the run ends, (d) the app benchmarks. Logs
+# and the screenshot go to $OUT; a short table is printed last. On a machine without an NVIDIA
+# driver it runs the same steps on that machine's OpenGL (Mesa), to check the scripts.
+# GUI_STUDY=FILE: the study the app runs (default the Duffing period map). GUI_EGL_ONLY=1: step (e)
+# only (no Xvfb, no app), the quick round for the interop test.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -38,13 +42,11 @@ for lib in "$g"/glvnd/*; do
   system_has "$name" || ln -s "$lib" "$work/glvnd/$name"
 done
 export LD_LIBRARY_PATH=$g/lib:$work/glvnd${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if system_has libGLX_nvidia.so.0; then
-  export __GLX_VENDOR_LIBRARY_NAME=nvidia
-  # glvnd's EGL finds vendors through JSON files; the server may not have NVIDIA's.
-  if [[ ! -e /usr/share/glvnd/egl_vendor.d/10_nvidia.json ]]; then
-    printf '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}\n' >"$work/10_nvidia.json"
-    export __EGL_VENDOR_LIBRARY_FILENAMES=$work/10_nvidia.json
-  fi
+system_has libGLX_nvidia.so.0 && export __GLX_VENDOR_LIBRARY_NAME=nvidia
+# glvnd's EGL finds vendors through JSON files; the server may not have NVIDIA's.
+if system_has libEGL_nvidia.so.0 && [[ ! -e /usr/share/glvnd/egl_vendor.d/10_nvidia.json ]]; then
+  printf '{"file_format_version":"1.0.0","ICD":{"library_path":"libEGL_nvidia.so.0"}}\n' >"$work/10_nvidia.json"
+  export __EGL_VENDOR_LIBRARY_FILENAMES=$work/10_nvidia.json
 fi
 cat >"$work/fonts.conf" <<EOF
 <?xml version="1.0"?>
@@ -62,6 +64,51 @@ for f in "$g"/bin/* "$g"/plugins/*/*.so; do
   ldd "$f" 2>/dev/null | grep 'not found' | sed "s|^|$(basename "$f"): |"
 done | sort -u >"$out/missing-libraries.log"
 
+declare -a table
+row() { table+=("$(printf '%-34s %s' "$1" "$2")"); }
+status_of() { case $1 in 0) echo ok ;; 77) echo skipped ;; 124) echo "timed out" ;; *) echo "FAILED ($1)" ;; esac; }
+bin=$g/bin
+# The table and the few files that come back; every other log into logs.tar.gz.
+finish() {
+  {
+    echo "== GUI round: $(head -1 "$out/gpu.log")"
+    printf '%s\n' "${table[@]}"
+    [[ -s $out/missing-libraries.log ]] && head -5 "$out/missing-libraries.log"
+    [[ -f $out/bench_app_zoom.log ]] && grep -E '^(diagram|map)' "$out/bench_app_zoom.log"
+    [[ -f $out/bench_gl_interop.log ]] && tail -5 "$out/bench_gl_interop.log"
+  } | tee "$final/summary.txt"
+  for f in gl_info.log bench_app_zoom.log; do [[ -f $out/$f ]] && cp "$out/$f" "$final/"; done
+  tar -C "$final" -czf "$final/logs.tar.gz" logs && rm -rf "$out"
+}
+
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "no NVIDIA GPU"; } \
+  >"$out/gpu.log"
+ls /usr/local/cuda*/lib64/libnvrtc.so* >>"$out/gpu.log" 2>&1
+
+# (e) no display: the renderer on EGL's device platform (the GPU where NVIDIA's EGL runs), the CUDA
+# path against the host path with every compared framebuffer saved, then the renderer's host path
+# against the images computed from the numbers
+if [[ -x $bin/test_gl_interop ]]; then
+  BIFSCOPE_TEST_IMAGES=$final/gl-interop QT_QPA_PLATFORM=offscreen timeout 120 "$bin/test_gl_interop" \
+    >"$out/test_gl_interop.log" 2>&1
+  rc=$?
+  cp "$out/test_gl_interop.log" "$final/"
+  row "test_gl_interop (EGL)" \
+    "$(status_of $rc): $(grep -E '^(All tests passed|test cases:|SKIPPED:|SKIP:)' "$out/test_gl_interop.log" | tail -1)"
+  row "  context" "$(grep -A3 'context: ' "$out/test_gl_interop.log" | tr -s ' \n' ' ' | cut -c1-200)"
+fi
+if [[ -x $bin/test_gl_renderer ]]; then
+  BIFSCOPE_GL_TARGET=egl QT_QPA_PLATFORM=offscreen timeout 120 "$bin/test_gl_renderer" \
+    >"$out/test_gl_renderer-egl.log" 2>&1
+  rc=$?
+  row "test_gl_renderer (EGL)" \
+    "$(status_of $rc): $(grep -E '^(All tests passed|test cases:|SKIP:)' "$out/test_gl_renderer-egl.log" | tail -1)"
+fi
+if [[ -n ${GUI_EGL_ONLY:-} ]]; then
+  finish
+  exit 0
+fi
+
 display=99
 while [[ -e /tmp/.X$display-lock || -e /tmp/.X11-unix/X$display ]]; do display=$((display + 1)); done
 export DISPLAY=:$display
@@ -75,15 +122,8 @@ done
 stop_xvfb() { kill "$xvfb" 2>/dev/null; }
 trap stop_xvfb EXIT
 
-declare -a table
-row() { table+=("$(printf '%-34s %s' "$1" "$2")"); }
-status_of() { case $1 in 0) echo ok ;; 77) echo skipped ;; 124) echo "timed out" ;; *) echo "FAILED ($1)" ;; esac; }
-bin=$g/bin
 row "display :$display" "$(kill -0 "$xvfb" 2>/dev/null && echo "Xvfb running" || echo "Xvfb FAILED (xvfb.log)")"
 row "libraries not found" "$(wc -l <"$out/missing-libraries.log")"
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "no NVIDIA GPU"; } \
-  >"$out/gpu.log"
-ls /usr/local/cuda*/lib64/libnvrtc.so* >>"$out/gpu.log" 2>&1
 
 # What the server offers for OpenGL on X (why a context fails there)
 {
@@ -110,6 +150,7 @@ row "gl_info ${QT_XCB_GL_INTEGRATION:-xcb_glx}" "$(status_of $rc): $(grep -m1 GL
 for t in "$bin"/test_gl_* "$bin"/test_app_*; do
   [[ -x $t ]] || continue
   name=$(basename "$t")
+  [[ $name == test_gl_interop ]] && continue # ran in (e): its context is EGL's on any platform
   platform=xcb
   [[ $name == test_app_* ]] && platform=offscreen
   QT_QPA_PLATFORM=$platform timeout 120 "$t" >"$out/$name.log" 2>&1
@@ -138,13 +179,4 @@ for b in bench_app_zoom bench_gl_interop bench_gl_render; do
   row "$b" "$(status_of $?) ($b.log)"
 done
 stop_xvfb
-
-{
-  echo "== GUI round: $(head -1 "$out/gpu.log")"
-  printf '%s\n' "${table[@]}"
-  [[ -s $out/missing-libraries.log ]] && head -5 "$out/missing-libraries.log"
-  [[ -f $out/bench_app_zoom.log ]] && grep -E '^(diagram|map)' "$out/bench_app_zoom.log"
-  [[ -f $out/bench_gl_interop.log ]] && tail -5 "$out/bench_gl_interop.log"
-} | tee "$final/summary.txt"
-for f in gl_info.log bench_app_zoom.log; do [[ -f $out/$f ]] && cp "$out/$f" "$final/"; done
-tar -C "$final" -czf "$final/logs.tar.gz" logs && rm -rf "$out"
+finish

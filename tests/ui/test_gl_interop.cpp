@@ -1,9 +1,12 @@
 // ui/render's CUDA path against its host path (issue 11). Where the OpenGL context runs on a CUDA
 // device, the same points are binned on the GPU straight into the density layer's GL buffer and on
 // the host into setCounts(), the same map cells converted on the GPU and uploaded with setCells(),
-// and the framebuffers compared pixel by pixel (and the count buffers value by value). Elsewhere
-// (CI: Mesa under Xvfb) those cases note why, the other cases run, and the program exits 77 at the
-// end, which ctest reports as skipped, so that a machine without the CUDA path never passes them.
+// and the framebuffers compared pixel by pixel (and the count buffers value by value). The context
+// is EGL's device platform where it exists (a headless GPU server: NVIDIA's EGL), else Qt's. Elsewhere
+// (CI: Mesa's llvmpipe) those cases still draw the host path, note why the CUDA path cannot run,
+// the other cases run, and the program exits 77 at the end, which ctest reports as skipped, so that
+// a machine without the CUDA path never passes them. BIFSCOPE_TEST_IMAGES=DIR saves every compared
+// framebuffer there as PNG (NAME-host.png, NAME-cuda.png).
 // Host-only cases: binning.h against ResultFigure's rule restated here, the render kernels through
 // NVRTC, and the path choice's reason.
 #define CATCH_CONFIG_EXTERNAL_INTERFACES
@@ -20,6 +23,8 @@
 #include "ui/render/plot_colours.h"
 #include "ui/render/renderer.h"
 
+#include <QDir>
+#include <QPainter>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -73,9 +78,30 @@ int differing_pixels(const QImage& a, const QImage& b) {
     return differ;
 }
 
+// Pixels a layer drew: the framebuffers are cleared to transparent, and every colour drawn is opaque.
+int coloured_pixels(const QImage& image) {
+    int coloured = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            coloured += qAlpha(image.pixel(x, y)) > 0;
+    return coloured;
+}
+
+// Saves a framebuffer read back as DIR/NAME-SIDE.png where BIFSCOPE_TEST_IMAGES=DIR.
+void save(const QImage& image, const std::string& name, const char* side) {
+    const QString dir = qEnvironmentVariable("BIFSCOPE_TEST_IMAGES");
+    if (dir.isEmpty() || image.isNull()) return;
+    QDir().mkpath(dir);
+    const QString path = dir + "/" + QString::fromStdString(name) + "-" + side + ".png";
+    QImage on_white(image.size(), QImage::Format_RGB32);
+    on_white.fill(Qt::white);
+    QPainter(&on_white).drawImage(0, 0, image);
+    if (!on_white.save(path)) WARN("could not save " << path.toStdString());
+}
+
 void clear(render::Gl& gl, QSize size) {
     gl.glViewport(0, 0, size.width(), size.height());
-    gl.glClearColor(1, 1, 1, 1);
+    gl.glClearColor(0, 0, 0, 0);
     gl.glClear(GL_COLOR_BUFFER_BIT);
 }
 
@@ -164,7 +190,11 @@ TEST_CASE("the render kernels compile through NVRTC", "[render][nvrtc]") {
 TEST_CASE("the path choice names the CUDA device or says why not", "[render][path]") {
     bif::test::GlTarget target(QSize(16, 16));
     const render::RenderPathChoice choice = render::choose_render_path();
-    INFO(choice.description.toStdString());
+    WARN("context: " << target.origin() << "; render path: " << choice.description.toStdString());
+    if (target.cudaDevice() >= 0) { // EGL_NV_device_cuda names the context's device: CUDA must agree
+        CHECK(choice.cuda);
+        CHECK(choice.device == target.cudaDevice());
+    }
     if (choice.cuda) {
         CHECK(choice.device >= 0);
         CHECK(choice.description.startsWith("CUDA on "));
@@ -184,14 +214,16 @@ TEST_CASE("a density image drawn through CUDA equals the host path's", "[render]
     const QSize size(640, 400);
     bif::test::GlTarget target(size);
     const render::RenderPathChoice choice = render::choose_render_path();
-    if (!choice.cuda) return skip(choice.description.toStdString());
     render::Renderer renderer;
-    REQUIRE(renderer.initialize());
+    QString error;
+    INFO(target.origin());
+    REQUIRE(renderer.initialize(&error));
     render::Gl& gl = *renderer.gl();
     std::vector<double> x, y;
     section_points(x, y);
     // The whole attractor, then a zoom into its period-doubling cascade.
     const bool zoomed = GENERATE(false, true);
+    const std::string name = zoomed ? "density-zoomed" : "density-whole";
     const render::DataRect view =
         zoomed ? render::DataRect{3.4, 0.3, 3.7, 0.95} : render::DataRect{2.8, 0.0, 4.0, 1.0};
     const auto binning = render::make_density_binning(view.left, view.right, false, view.bottom, view.top,
@@ -210,28 +242,34 @@ TEST_CASE("a density image drawn through CUDA equals the host path's", "[render]
         layer->setScaling(render::DensityScaling::Log);
     }
     host.setCounts(gl, counts.data(), most);
-    render::CudaRenderPath path(choice.device);
-    path.setPoints(x, y);
-    path.binInto(device, binning);
-
     clear(gl, size);
     renderer.draw(host, view, view);
     const QImage host_image = target.read();
+    save(host_image, name, "host");
+    INFO((zoomed ? "zoomed" : "whole view") << ", densest pixel " << most);
+    CHECK(most > 100);
+    // Two blank pictures would compare equal: the host one must show the points.
+    CHECK(coloured_pixels(host_image) > size.width() * size.height() / 10);
+    if (!choice.cuda) {
+        host.release(), device.release(), renderer.release();
+        return skip(choice.description.toStdString());
+    }
+
+    render::CudaRenderPath path(choice.device);
+    path.setPoints(x, y);
+    path.binInto(device, binning);
     clear(gl, size);
     renderer.draw(device, view, view);
     const QImage device_image = target.read();
+    save(device_image, name, "cuda");
     const std::vector<std::uint32_t> device_counts =
         read_buffer<std::uint32_t>(gl, device.countsBuffer(), counts.size());
     path.release();
-    host.release();
-    device.release();
-    renderer.release();
+    host.release(), device.release(), renderer.release();
 
     std::size_t counts_differ = 0;
     for (std::size_t i = 0; i < counts.size(); ++i)
         counts_differ += counts[i] != device_counts[i];
-    INFO((zoomed ? "zoomed" : "whole view") << ", densest pixel " << most);
-    CHECK(most > 100);
     CHECK(device.mostCount() == most);
     CHECK(counts_differ == 0);
     CHECK(differing_pixels(host_image, device_image) == 0);
@@ -242,8 +280,8 @@ TEST_CASE("a map drawn through CUDA equals the host path's", "[render][map][gpu]
     const QSize size(nx * scale, ny * scale);
     bif::test::GlTarget target(size);
     const render::RenderPathChoice choice = render::choose_render_path();
-    if (!choice.cuda) return skip(choice.description.toStdString());
     render::Renderer renderer;
+    INFO(target.origin());
     REQUIRE(renderer.initialize());
     render::Gl& gl = *renderer.gl();
 
@@ -269,21 +307,28 @@ TEST_CASE("a map drawn through CUDA equals the host path's", "[render][map][gpu]
     for (render::MapLayer* layer : {&host, &device})
         layer->resize(gl, QSize(nx, ny));
     host.setCells(gl, host_values.data(), statuses.data());
-    render::CudaRenderPath path(choice.device);
-    path.setMapCells(device, values, statuses);
-    for (render::MapLayer* layer : {&host, &device})
-        render::colour_like(gl, *layer, colouring);
+    render::colour_like(gl, host, colouring);
 
     const render::DataRect extent{-1.0, -0.5, 1.0, 0.5};
     clear(gl, size);
     renderer.draw(host, extent, extent);
     const QImage host_image = target.read();
+    save(host_image, "map", "host");
+    // Every cell but the 3 x 2 without a system is coloured.
+    CHECK(coloured_pixels(host_image) == (nx * ny - 6) * scale * scale);
+    if (!choice.cuda) {
+        host.release(), device.release(), renderer.release();
+        return skip(choice.description.toStdString());
+    }
+
+    render::CudaRenderPath path(choice.device);
+    path.setMapCells(device, values, statuses);
+    render::colour_like(gl, device, colouring);
     clear(gl, size);
     renderer.draw(device, extent, extent);
     const QImage device_image = target.read();
+    save(device_image, "map", "cuda");
     path.release();
-    host.release();
-    device.release();
-    renderer.release();
+    host.release(), device.release(), renderer.release();
     CHECK(differing_pixels(host_image, device_image) == 0);
 }
