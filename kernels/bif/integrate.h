@@ -305,10 +305,21 @@ BIF_HD Status finish(SystemState<Model>& s, Status status) {
     return status;
 }
 
+// BIF_ENSEMBLE_BOUNDED 0 or 1 (set by the CUDA backend from the study's bound): only the unrolled
+// fixed-step loop the study runs is compiled (Lorenz RK4: a 12% smaller image, 8% less compile time),
+// and with 0 no bound test is compiled at all. Those tests after the step loops (the last partial
+// step, the checked rerun) cost Lorenz RK4 4% on an H100 although they never run in its loop: with
+// them, ptxas kept the shared parameters in ordinary registers reloaded at every pass instead of
+// uniform ones (tests/bench/NOTES.md, session 9). 2, the default, chooses at run time.
+#ifndef BIF_ENSEMBLE_BOUNDED
+#define BIF_ENSEMBLE_BOUNDED 2
+#endif
+
 // Whether some bounded component of y lies beyond set.bound (never with no bound, nor for a NaN,
 // which is the finiteness checks' to report).
 template <class Real, int N>
 BIF_HD bool beyond_bound(const SolverSettings<Real, N>& set, const Real* y, int n) {
+    if constexpr (BIF_ENSEMBLE_BOUNDED == 0) return false;
     if (!(set.bound > Real(0))) return false;
     const int k = n < set.bounded ? n : set.bounded;
     bool out = false;
@@ -490,12 +501,6 @@ BIF_HD void prepare_fixed_step(Stepper&, typename Stepper::real, const Settings&
 // Only that loop is unrolled (the unchecked run of a method without an error estimate, with the
 // settings' own step): every copy of a step is compiled, and unrolling the rare paths too made a
 // cold NVRTC compile of a small model 6-9 s instead of 1-4.
-// BIF_ENSEMBLE_BOUNDED 0 or 1 (set by the CUDA backend from the study's bound): only the unrolled
-// fixed-step loop the study runs is compiled (Lorenz RK4: a 12% smaller image, 8% less compile time;
-// its kernel speed is the same); 2, the default, chooses at run time.
-#ifndef BIF_ENSEMBLE_BOUNDED
-#define BIF_ENSEMBLE_BOUNDED 2
-#endif
 #ifndef BIF_FIXED_STEP_UNROLL
 #define BIF_FIXED_STEP_UNROLL 8
 #endif
