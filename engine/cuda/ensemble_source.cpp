@@ -23,9 +23,14 @@ std::string ensemble_entry_source(const std::string& model_type, int program, co
     std::string text = "#define BIF_ENSEMBLE_THREADS " + std::to_string(ensemble_threads) + "\n";
     if (options.min_blocks > 0)
         text += "#define BIF_ENSEMBLE_MIN_BLOCKS " + std::to_string(options.min_blocks) + "\n";
-    if (!options.observes_steps) text += "#define BIF_ENSEMBLE_OBSERVES_STEPS 0\n";
+    if (!options.observes_steps)
+        text += "#define BIF_ENSEMBLE_OBSERVES_STEPS 0\n";
+    else if (options.one_observed_loop)
+        text += "#define BIF_ENSEMBLE_OBSERVES_STEPS 2\n";
     if (options.bounded)
         text += std::string("#define BIF_ENSEMBLE_BOUNDED ") + (*options.bounded ? "1" : "0") + "\n";
+    if (options.adaptive)
+        text += std::string("#define BIF_ENSEMBLE_ADAPTIVE ") + (*options.adaptive ? "1" : "0") + "\n";
     if (!options.shared_parameters.empty()) {
         text += "#define BIF_ENSEMBLE_SHARED_PARAMETERS ";
         for (std::size_t i = 0; i < options.shared_parameters.size(); ++i)
@@ -79,13 +84,26 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     const int states = int(study.model->num_states());
     options.min_blocks =
         min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision, states) : min_blocks;
-    options.observes_steps = ensemble::observes_steps(ensemble::SpecStorage(study).spec());
+    const ensemble::SpecStorage spec(study);
+    options.observes_steps = ensemble::observes_steps(spec.spec());
+    options.adaptive = spec.spec().adaptive != 0;
+    options.one_observed_loop = spec.spec().adaptive != 0;
     options.shared_parameters = shared_parameter_slots(study);
     options.bounded = study.study.solver.bound > 0;
     options.inline_cold = precision == codegen::Precision::Float;
     // a tuning switch for measurements (tests/device/cold-code-round.sh): 0 or 1 overrides the rule
     if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)
         options.outline_math = std::string_view(forced) != "0";
+    // the same for the step loops (tests/device/compile-round-s9.sh compares the kernels): 1 compiles
+    // every loop the kernel may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and
+    // BIF_ENSEMBLE_OBSERVES_STEPS 2; BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop
+    if (const char* every = std::getenv("BIFSCOPE_CUDA_EVERY_STEP_LOOP");
+        every && std::string_view(every) == "1") {
+        options.adaptive.reset();
+        options.one_observed_loop = false;
+    }
+    if (const char* one = std::getenv("BIFSCOPE_CUDA_ONE_OBSERVED_LOOP"); one && std::string_view(one) == "0")
+        options.one_observed_loop = false;
     return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
                             ensemble::method_tag(study.study.solver.method), options);
 }

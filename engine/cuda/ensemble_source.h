@@ -50,9 +50,17 @@ struct EnsembleKernelOptions {
     // H100, while in double they cost nothing measurable and save 35-45% of the compile.
     bool inline_cold = false;
     bool observes_steps = true; // false (bif::ensemble::observes_steps of the spec): no step observer
+    // with observes_steps, BIF_ENSEMBLE_OBSERVES_STEPS 2 (bif/study/section_program.h): one step loop,
+    // whose observer idles outside the recorded phase, instead of a second loop without it. Set for
+    // adaptive methods (a fixed-step one runs its observed steps in the slower checked loop).
+    bool one_observed_loop = false;
     // BIF_ENSEMBLE_BOUNDED (kernels/bif/integrate.h): whether the study has a bound; unset: decided
     // in the kernel at run time
     std::optional<bool> bounded;
+    // BIF_ENSEMBLE_ADAPTIVE (bif/study/common.h): whether the study's steps are adaptive
+    // (StudySpec::adaptive), so that a model without events compiles only that step loop; unset:
+    // both loops, chosen at run time
+    std::optional<bool> adaptive;
     // BIF_ENSEMBLE_SHARED_PARAMETERS: parameter slots with one value for every system of the run
     // (shared_parameter_slots), read from the block in constant memory by the step loop
     std::vector<int> shared_parameters;

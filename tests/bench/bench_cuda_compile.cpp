@@ -11,18 +11,25 @@
 // BENCH_COMPILE_MODELS="duffing lorenz": only models whose file name contains one of the words.
 // BENCH_COMPILE_VARIANTS="label:min_blocks:options;...", options separated by spaces, min_blocks
 // empty for the backend's rule; the backend's own choice always runs, last.
+// BENCH_COMPILE_OBSERVES=0: the program of a study without a step observer (no extremes between
+// sections, no step accessories). BIFSCOPE_CUDA_EVERY_STEP_LOOP=1: every step loop compiled, as
+// before session 9 (the fixed-step loop that bif/study/common.h's BIF_ENSEMBLE_ADAPTIVE leaves out,
+// the second loop of BIF_ENSEMBLE_OBSERVES_STEPS 2); BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0: the latter.
+// BENCH_COMPILE_DUMP=DIR: each program's text into DIR/<model>_<variant>.cu (for NVRTC's --time).
 #include "bif/study/entry.h"
 #include "engine/cuda/context.h"
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/embedded_headers.h"
 #include "engine/cuda/module.h"
+#include "engine/cuda/module_compiler.h"
 #include "engine/cuda/nvrtc_library.h"
 #include "engine/model/parse.h"
 #include "handwritten/bench_support.h"
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -89,6 +96,21 @@ cuda::CompileRequest request_for(const model::Model& model, const Variant& v) {
     codegen::Request request;
     request.model = &model;
     cuda::EnsembleKernelOptions options;
+    // as for a study (engine/cuda/ensemble_source.cpp): RKCK45's steps are adaptive, and a diagram
+    // that records extremes between sections observes the steps (BENCH_COMPILE_OBSERVES=0: one that
+    // does not); the environment switches as in ensemble_request (engine/cuda/ensemble_source.cpp)
+    options.adaptive = true;
+    options.one_observed_loop = true;
+    if (const char* every = std::getenv("BIFSCOPE_CUDA_EVERY_STEP_LOOP");
+        every && std::string(every) == "1") {
+        options.adaptive.reset();
+        options.one_observed_loop = false;
+    }
+    if (const char* one = std::getenv("BIFSCOPE_CUDA_ONE_OBSERVED_LOOP"); one && std::string(one) == "0")
+        options.one_observed_loop = false;
+    if (const char* observes = std::getenv("BENCH_COMPILE_OBSERVES");
+        observes && std::string(observes) == "0")
+        options.observes_steps = false;
     const int states = int(model.num_states());
     options.min_blocks = v.backend_choice || v.min_blocks < 0
                              ? cuda::ensemble_min_blocks(codegen::Precision::Double, states)
@@ -164,6 +186,9 @@ int main(int argc, char** argv) {
         }
         for (const Variant& v : variants) {
             const cuda::CompileRequest compile = request_for(*parsed.model, v);
+            if (const char* dump = std::getenv("BENCH_COMPILE_DUMP"))
+                std::ofstream(std::string(dump) + "/" + file.stem().string() + "_" + v.label + ".cu")
+                    << cuda::ModuleCompiler::program_text(compile);
             try {
                 const auto a = cold.compile(compile, target);
                 std::string options;

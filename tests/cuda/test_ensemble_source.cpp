@@ -1,11 +1,14 @@
 // What the CUDA backend tells the kernel headers about a study at compile time: which parameters
 // every system shares (read from constant memory by the step loop, so a wrong entry would silently
-// replace a swept or reset value), and the register bound per precision and ensemble size.
+// replace a swept or reset value), the register bound per precision and ensemble size, and the
+// step loops a study compiles.
 #include "engine/cuda/ensemble_source.h"
 #include "engine/model/parse.h"
 #include "engine/study/resolved_study.h"
+#include "engine/study/study_json.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <memory>
 
 using namespace bif;
@@ -112,4 +115,46 @@ TEST_CASE("transcendental functions go out of line from three call sites in the 
     forced.inline_cold = true;
     const cuda::CompileRequest float_request = cuda::ensemble_request(gates, "BifModel", 0, "Rk4", forced);
     CHECK(float_request.parts[0].text == "#define BIF_ENSEMBLE_INLINE_COLD\n");
+}
+
+namespace {
+
+// The entry lines of the Duffing sections program (a stroboscopic diagram) solved with `method`,
+// recording y1 at each section or (`extremes`) its maximum between sections.
+std::string duffing_entry(const std::string& method, bool extremes = false) {
+    const std::string record = extremes ? R"({"expression": "y1", "value": "max_between"})" : R"("y1")";
+    const std::string json = R"({"bifscope_study": 1, "model": {"path": "duffing.ode"},
+      "sweep": [{"parameter": "k", "from": 0.2, "to": 0.3, "count": 16}],
+      "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "2*pi/omega"},
+                   "transient_sections": 4, "recorded_sections": 2, "record": [)" +
+                             record + R"(]},
+      "solver": {"method": ")" +
+                             method + R"(", "initial_step": 0.01}, "precision": "double"})";
+    auto read = study::read_study_json(json);
+    REQUIRE(read.study);
+    auto resolved = study::resolve_study(*read.study, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/models");
+    REQUIRE(resolved.resolved);
+    return cuda::ensemble_request(*resolved.resolved, codegen::Precision::Double, 0).parts.back().text;
+}
+
+} // namespace
+
+TEST_CASE("a study compiles only the step loop its method runs", "[cuda][source]") {
+    // the kernel's run-time choice is StudySpec::adaptive, which follows the method: an adaptive
+    // method never runs the fixed-step loop, a fixed-step one never the adaptive loop
+    CHECK(duffing_entry("rkck45").find("#define BIF_ENSEMBLE_ADAPTIVE 1\n") != std::string::npos);
+    CHECK(duffing_entry("dopri5").find("#define BIF_ENSEMBLE_ADAPTIVE 1\n") != std::string::npos);
+    CHECK(duffing_entry("rk4").find("#define BIF_ENSEMBLE_ADAPTIVE 0\n") != std::string::npos);
+    // a diagram of values at the sections has no step observer; one of extremes between sections
+    // has one loop with it for an adaptive method, and the run-time choice of two for RK4 (whose
+    // observed steps run checked)
+    CHECK(duffing_entry("rkck45").find("#define BIF_ENSEMBLE_OBSERVES_STEPS 0\n") != std::string::npos);
+    CHECK(duffing_entry("rkck45", true).find("#define BIF_ENSEMBLE_OBSERVES_STEPS 2\n") != std::string::npos);
+    CHECK(duffing_entry("rk4", true).find("BIF_ENSEMBLE_OBSERVES_STEPS") == std::string::npos);
+    // the measurements' switch restores the run-time choices (every loop)
+    ::setenv("BIFSCOPE_CUDA_EVERY_STEP_LOOP", "1", 1);
+    const std::string every = duffing_entry("rkck45", true);
+    ::unsetenv("BIFSCOPE_CUDA_EVERY_STEP_LOOP");
+    CHECK(every.find("BIF_ENSEMBLE_ADAPTIVE") == std::string::npos);
+    CHECK(every.find("BIF_ENSEMBLE_OBSERVES_STEPS") == std::string::npos);
 }

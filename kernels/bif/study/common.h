@@ -177,6 +177,30 @@ struct StepBudget {
 // its own (whose registers ptxas allocates apart from the program around it), Duffing RKCK45 246 ms
 // against 260, Lorenz RK4 3.27 ms against 3.36. BIF_ENSEMBLE_NOINLINE_STEP_LOOP (a tuning switch,
 // see tests/bench/NOTES.md) makes it a function of its own again.
+// BIF_ENSEMBLE_ADAPTIVE 1 or 0 (set by the CUDA backend from the study's solver settings): for a
+// model without events, only the loop the study runs is compiled. integrate_steps chooses between
+// the adaptive loop and the fixed-step one at run time, and for a method with an error estimate the
+// fixed-step loop, never run by a study (bif::ensemble::StudySpec::adaptive follows the method),
+// was as large as the adaptive one: Duffing's RKCK45 sections program compiled in 0.95 s instead of
+// 1.65 (NVRTC 13, tests/bench/NOTES.md). 2, the default: chosen at run time.
+#ifndef BIF_ENSEMBLE_ADAPTIVE
+#define BIF_ENSEMBLE_ADAPTIVE 2
+#endif
+template <class IM, class Stepper, class Observer>
+BIF_HD BIF_FORCEINLINE Status study_steps(const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p,
+                                          typename IM::real t_end,
+                                          const SolverSettings<typename IM::real, IM::num_states>& set,
+                                          int max_attempts,
+                                          const EventSettings<typename IM::real, IM::num_events>& ev,
+                                          Observer& obs) {
+    if constexpr (IM::num_events == 0 && Stepper::error_order != 0 && BIF_ENSEMBLE_ADAPTIVE == 1)
+        return detail::steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
+    else if constexpr (IM::num_events == 0 && Stepper::error_order != 0 && BIF_ENSEMBLE_ADAPTIVE == 0)
+        return detail::fixed_steps_without_events(m, st, s, p, t_end, set, max_attempts, ev, obs);
+    else
+        return integrate_steps(m, st, s, p, t_end, set, max_attempts, ev, obs);
+}
+
 #if defined(BIF_ENSEMBLE_NOINLINE_STEP_LOOP)
 #define BIF_STEP_LOOP_LINKAGE BIF_GPU_NOINLINE
 #else
@@ -187,7 +211,7 @@ BIF_HD BIF_STEP_LOOP_LINKAGE Status integrate_steps_local(
     const IM& m, Stepper& st, SystemState<IM>& s, typename IM::real* p, typename IM::real t_end,
     const SolverSettings<typename IM::real, IM::num_states>& set, int max_attempts,
     const EventSettings<typename IM::real, IM::num_events>& ev, Observer& obs) {
-    if constexpr (IM::num_events == 0) return integrate_steps(m, st, s, p, t_end, set, max_attempts, ev, obs);
+    if constexpr (IM::num_events == 0) return study_steps(m, st, s, p, t_end, set, max_attempts, ev, obs);
     SystemState<IM> local = s;
     typename IM::real local_p[capacity(IM::num_param_slots)];
     copy_n(p, m.param_slot_count(), local_p);
@@ -195,7 +219,7 @@ BIF_HD BIF_STEP_LOOP_LINKAGE Status integrate_steps_local(
     const SolverSettings<typename IM::real, IM::num_states> local_set = set;
     const EventSettings<typename IM::real, IM::num_events> local_ev = ev;
     const Status r =
-        integrate_steps(m, local_stepper, local, local_p, t_end, local_set, max_attempts, local_ev, obs);
+        study_steps(m, local_stepper, local, local_p, t_end, local_set, max_attempts, local_ev, obs);
     st = local_stepper;
     s = local;
     copy_n(local_p, m.param_slot_count(), p);

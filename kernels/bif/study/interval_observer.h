@@ -55,10 +55,12 @@ struct IntervalObserver {
     const IM& m;
     const Block<Base>& b;
     IntervalStats<Base>& st;
-    bool recording; // the recorded phase: accumulate step accessories
+    bool recording;     // the recorded phase: accumulate step accessories
+    bool active = true; // false: sees nothing (BIF_ENSEMBLE_OBSERVES_STEPS 2, bif/study/section_program.h)
 
     template <class View>
     BIF_HD void on_step(const View& v) {
+        if (!active) return;
         real o0[O] = {}, om[O] = {}, o1[O] = {};
         real y[IM::num_states];
         const real dt = v.t1 - v.t0;
@@ -93,6 +95,7 @@ struct IntervalObserver {
 
     template <class Hit>
     BIF_HD void on_event(const Hit& e) {
+        if (!active) return;
         real o[O] = {};
         m.observables(e.t, e.y_after, e.p, o);
         consider(o);

@@ -22,7 +22,10 @@
 // BIF_ENSEMBLE_OBSERVES_STEPS 0 (set by the CUDA backend for a study where observes_steps() is
 // false): the step observer's path is left out of the kernel. Never run for such a study, its dense
 // output and observable evaluations would still size the kernel's registers, and with them how many
-// warps share a multiprocessor.
+// warps share a multiprocessor. 2 (set for a study that observes steps with an adaptive method):
+// one step loop, with the observer, idle outside the recorded phase, instead of a second copy of the
+// whole loop without it: Hodgkin-Huxley's RKCK45 sections program compiled in 1.2 s instead of 1.9
+// (NVRTC 13, tests/bench/NOTES.md); the unrecorded steps test one uniform flag each.
 #ifndef BIF_ENSEMBLE_OBSERVES_STEPS
 #define BIF_ENSEMBLE_OBSERVES_STEPS 1
 #endif
@@ -379,7 +382,12 @@ struct SectionProgram {
             // returns at once costs the RK4 hot loop ~10% (it keeps the step's view alive); and the
             // extremes and step accessories of a transient interval are never read
             Status r;
-            if (BIF_ENSEMBLE_OBSERVES_STEPS && (b.record_extrema || b.step_accessories) && recording()) {
+            const bool observed =
+                BIF_ENSEMBLE_OBSERVES_STEPS && (b.record_extrema || b.step_accessories) && recording();
+            if constexpr (BIF_ENSEMBLE_OBSERVES_STEPS == 2) {
+                IntervalObserver<Model, IM> obs{im, b, c.stats, recording(), observed};
+                r = integrate_within(im, st, c.s, c.p, b.parameters, t_end, set, ev, obs, budget);
+            } else if (observed) {
                 IntervalObserver<Model, IM> obs{im, b, c.stats, recording()};
                 r = integrate_within(im, st, c.s, c.p, b.parameters, t_end, set, ev, obs, budget);
             } else {
