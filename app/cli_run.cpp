@@ -65,10 +65,16 @@ struct RunArguments {
     bool compress = false;
 };
 
-std::optional<unsigned> parse_threads(const std::string& text) {
-    if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos)
+// A whole number of at most `digits` digits (no sign, no spaces).
+std::optional<std::size_t> parse_whole(const std::string& text, std::size_t digits) {
+    if (text.empty() || text.size() > digits || text.find_first_not_of("0123456789") != std::string::npos)
         return std::nullopt;
-    return static_cast<unsigned>(std::stoul(text));
+    return static_cast<std::size_t>(std::stoull(text));
+}
+
+std::optional<unsigned> parse_threads(const std::string& text) {
+    const auto n = parse_whole(text, 6);
+    return n ? std::optional<unsigned>(static_cast<unsigned>(*n)) : std::nullopt;
 }
 
 // "0,1": GPU ordinals.
@@ -108,7 +114,8 @@ std::optional<RunArguments> parse_run_arguments(const std::vector<std::string>& 
                        std::nullopt;
             a.threads = *n;
         } else if ((arg == "--block-systems" || arg == "--block-timeout") && has_value) {
-            const auto n = parse_threads(args[++i]);
+            // a block may hold billions of systems; a timeout fits in 6 digits (over 11 days)
+            const auto n = parse_whole(args[++i], arg == "--block-systems" ? 12 : 6);
             if (!n || *n == 0)
                 return err << "bifscope-cli: " << arg << " takes a positive whole number, got '" << args[i]
                            << "'\n",
@@ -116,7 +123,7 @@ std::optional<RunArguments> parse_run_arguments(const std::vector<std::string>& 
             if (arg == "--block-systems")
                 a.block_systems = *n;
             else
-                a.block_timeout_s = *n;
+                a.block_timeout_s = static_cast<unsigned>(*n);
         } else if (arg == "--check") {
             a.check_only = true;
         } else if (arg == "--quiet") {
@@ -309,7 +316,8 @@ int coordinate_run(mpi::Session& session, const LoadedStudy& loaded, const RunAr
     std::signal(SIGINT, previous_int);
     std::signal(SIGTERM, previous_term);
     printer.end_line();
-    outcome.info.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    outcome.info.total_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     int status = Success;
     if (outcome.interrupted) {
         err << "bifscope-cli: stopped by " << (interrupted == SIGTERM ? "SIGTERM" : "Ctrl-C")
@@ -356,7 +364,8 @@ int run_distributed(const RunArguments& a, std::ostream& out, std::ostream& err)
     std::unique_ptr<StreamedOutput> streamed;
     if (status == Success && coordinator && !a.check_only && !a.out_path.empty()) {
         if (is_hdf5_path(a.out_path) && !study::hdf5_output_available()) {
-            err << "bifscope-cli: cannot write " << a.out_path << ": this build has no HDF5 output, use .csv\n";
+            err << "bifscope-cli: cannot write " << a.out_path
+                << ": this build has no HDF5 output, use .csv\n";
             status = Usage;
         } else {
             status = check_output(a.out_path, input_files(a, loaded.study, loaded.base_directory), err);

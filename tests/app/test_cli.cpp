@@ -125,6 +125,27 @@ TEST_CASE("run writes the CSV: the study as a comment block, a header, one row p
     }
 }
 
+TEST_CASE("run: --block-systems takes block sizes of millions and refuses what is not a count", "[cli]") {
+    TempDir dir;
+    const std::string study = dir.write("relax.json", relaxation_study);
+    const std::string small = (dir.path / "small.csv").string(), big = (dir.path / "big.csv").string();
+    // 2^21 systems per block (the size a GPU run streams with) and 1 per block: the same rows
+    const auto a = run_cli({"run", study, "--backend", "cpu", "--block-systems", "2097152", "--out", big});
+    INFO(a.err);
+    REQUIRE(a.exit_status == 0);
+    REQUIRE(run_cli({"run", study, "--backend", "cpu", "--block-systems", "1", "--out", small}).exit_status ==
+            0);
+    std::stringstream x, y;
+    x << std::ifstream(big).rdbuf();
+    y << std::ifstream(small).rdbuf();
+    CHECK(data_lines(x.str()) == data_lines(y.str()));
+    CHECK(data_lines(x.str()).size() == 5);
+    for (const char* bad : {"0", "-4", "2e6", "1234567890123"})
+        CHECK(
+            run_cli({"run", study, "--backend", "cpu", "--block-systems", bad, "--out", small}).exit_status ==
+            2);
+}
+
 TEST_CASE("run: a study with errors names the JSON path and exits 1", "[cli]") {
     TempDir dir;
     std::string text = relaxation_study;
