@@ -63,6 +63,17 @@ std::size_t point_reals(const BatchShape& s) {
     return std::size_t(s.point_rows) * std::size_t(s.point_columns);
 }
 
+// Per system, of what comes back to the host.
+std::size_t downloaded_point_reals(const BatchShape& s) {
+    return s.downloaded.points ? point_reals(s) : 0;
+}
+std::size_t downloaded_scalars(const BatchShape& s) {
+    return s.downloaded.scalars ? std::size_t(s.scalar_columns) : 0;
+}
+std::size_t downloaded_rows_filled(const BatchShape& s) {
+    return s.downloaded.points ? 1 : 0;
+}
+
 // Per system: an initial and a final state for chains, nothing otherwise.
 std::size_t chain_reals(const BatchShape& s) {
     return s.chains ? std::size_t(s.states) : 0;
@@ -78,8 +89,8 @@ std::size_t BatchShape::bytes_per_system() const {
 
 std::size_t BatchShape::staging_bytes_per_system() const {
     const std::size_t reals =
-        std::size_t(axes) + point_reals(*this) + std::size_t(scalar_columns) + chain_reals(*this);
-    return reals * std::size_t(real_bytes) + 2 * sizeof(int);
+        std::size_t(axes) + downloaded_point_reals(*this) + downloaded_scalars(*this) + chain_reals(*this);
+    return reals * std::size_t(real_bytes) + (1 + downloaded_rows_filled(*this)) * sizeof(int);
 }
 
 EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
@@ -95,7 +106,8 @@ EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
       initial_override_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)),
       final_state_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)),
       inputs_(context, at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes)),
-      outputs_(context, at_least_one(rows_filled_offset() + shape.capacity * sizeof(int))),
+      outputs_(context, at_least_one(rows_filled_offset() +
+                                     downloaded_rows_filled(shape) * shape.capacity * sizeof(int))),
       chain_states_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)) {
     if (times.empty()) return;
     std::vector<unsigned char> staged(times.size() * std::size_t(shape.real_bytes));
@@ -104,11 +116,11 @@ EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
 }
 
 std::size_t EnsembleBatch::scalars_offset() const {
-    return point_reals(shape_) * shape_.capacity * std::size_t(shape_.real_bytes);
+    return downloaded_point_reals(shape_) * shape_.capacity * std::size_t(shape_.real_bytes);
 }
 
 std::size_t EnsembleBatch::status_offset() const {
-    return scalars_offset() + std::size_t(shape_.scalar_columns) * shape_.capacity * shape_.real_bytes;
+    return scalars_offset() + downloaded_scalars(shape_) * shape_.capacity * shape_.real_bytes;
 }
 
 std::size_t EnsembleBatch::rows_filled_offset() const {
@@ -143,6 +155,10 @@ void EnsembleBatch::upload(const ensemble::BatchArrays& host, const Stream& stre
 
 void EnsembleBatch::download(ensemble::BatchArrays& host, const Stream& stream) {
     const std::size_t rb = std::size_t(shape_.real_bytes);
+    if (host.points.size() > downloaded_point_reals(shape_) * count_ ||
+        host.scalars.size() > downloaded_scalars(shape_) * count_ ||
+        host.rows_filled.size() > downloaded_rows_filled(shape_) * count_ || host.status.size() > count_)
+        throw std::length_error("a host batch with outputs its device batch does not download");
     unsigned char* out = outputs_.data();
     // all four copies queued, then one wait: they follow each other on the copy engine
     points_.download_async(out, host.points.size() * rb, stream);

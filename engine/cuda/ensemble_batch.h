@@ -28,10 +28,14 @@ struct BatchShape {
     int output_times = 0;
     int real_bytes = 8;
     bool chains = false; // continuation: per-system initial states go up, final states come back
+    // The outputs that come back to the host (the device holds them all): the staging holds only
+    // these, and download() needs a host batch refilled with the same (ensemble::refill_batch).
+    ensemble::BatchOutputs downloaded;
 
     // Device bytes per system (for sizing batches to the GPU's free memory).
     std::size_t bytes_per_system() const;
-    // Host bytes per system of the page-locked staging (inputs and outputs in the device's precision).
+    // Host bytes per system of the page-locked staging (inputs and the downloaded outputs in the
+    // device's precision).
     std::size_t staging_bytes_per_system() const;
 };
 

@@ -6,6 +6,7 @@
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/pinned_buffer.h"
 #include "engine/cuda/stream.h"
+#include "engine/ensemble/result_assembly.h"
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <thread>
 #include <utility>
@@ -40,6 +42,16 @@ class InOrderQueue {
         while (waiting_.size() >= limit && !stop.load())
             room_.wait_for(lock, std::chrono::milliseconds(20));
     }
+    // A batch the caller is done with, for a lane to refill: its memory is already faulted in, which
+    // fresh memory for every batch is not (page faults were ~45% of the host side of a 10^8-system
+    // map, tests/bench/NOTES.md).
+    std::optional<ensemble::BatchArrays> take_spare() {
+        std::lock_guard lock(mutex_);
+        if (spares_.empty()) return std::nullopt;
+        std::optional<ensemble::BatchArrays> spare(std::move(spares_.back()));
+        spares_.pop_back();
+        return spare;
+    }
     // Hands over every batch that is next in order; returns once no worker is left and nothing waits.
     void drain(const std::function<void(const ensemble::BatchArrays&)>& on_batch,
                const std::atomic<std::size_t>& workers) {
@@ -53,6 +65,7 @@ class InOrderQueue {
                 lock.unlock();
                 on_batch(batch);
                 lock.lock();
+                spares_.push_back(std::move(batch));
             }
             if (workers.load() == 0) break;
             ready_.wait_for(lock, std::chrono::milliseconds(20));
@@ -67,6 +80,7 @@ class InOrderQueue {
     std::mutex mutex_;
     std::condition_variable ready_, room_;
     std::map<std::size_t, ensemble::BatchArrays> waiting_;
+    std::vector<ensemble::BatchArrays> spares_;
     std::size_t next_ = 0;
 };
 
@@ -155,6 +169,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     std::exception_ptr error;
     InOrderQueue queue;
     BatchDealer dealer(total, all_lanes);
+    const ensemble::BatchOutputs outputs = ensemble::stored_outputs(study_);
     control_.report_progress(0, total, "integrating");
 
     // The first error is kept; it stops every lane at its next launch.
@@ -188,8 +203,14 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
             if (!std::exchange(used, true)) lanes_used.fetch_add(1);
             batches_on[device_index].fetch_add(1);
             systems_on[device_index].fetch_add(count);
-            // carry_words 0: the carry lives on the device only
-            ensemble::BatchArrays host = ensemble::make_batch(study_, spec_, 0, first, count, false);
+            // carry_words 0: the carry lives on the device only. Inputs only: upload() starts the
+            // outputs on the device and download() overwrites every output the host batch holds, so
+            // nothing of a spare's previous batch is left; outputs the result does not keep stay on
+            // the device.
+            ensemble::BatchArrays host;
+            if (std::optional<ensemble::BatchArrays> spare = queue.take_spare()) host = std::move(*spare);
+            ensemble::refill_batch(host, study_, spec_, 0, first, count, false,
+                                   ensemble::BatchFill::InputsOnly, outputs);
             batch.upload(host, stream);
             const std::size_t blocks = (count + ensemble_threads - 1) / ensemble_threads;
             for (;;) {
@@ -225,6 +246,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
         const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
                                       real_bytes_);
         BatchShape shape = batch_shape(spec_, program.carry_words(), real_bytes_);
+        shape.downloaded = outputs;
         BatchLimits limits;
         limits.systems = total;
         limits.lanes = all_lanes;

@@ -13,6 +13,9 @@
 // in does not change its result (launch budgets are whole slices of ensemble::slice_steps).
 // Finished batches reach the caller in system order on the calling thread; lanes keep running
 // meanwhile, and stop taking batches while `lanes` finished ones wait for it (host memory bounded).
+// A batch the caller is done with goes back to the lanes, which refill it (its memory is already
+// faulted in). Batches hold only the outputs the study's result is assembled from
+// (ensemble::stored_outputs): a map's section points, say, never cross the bus.
 #pragma once
 
 #include "engine/cuda/compile_request.h"

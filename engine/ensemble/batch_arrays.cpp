@@ -33,12 +33,12 @@ void fill_parallel(std::vector<T>& v, std::size_t n, T value, BatchFill fill = B
 } // namespace
 
 void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,
-                  std::size_t first, std::size_t count, bool chains, BatchFill fill) {
+                  std::size_t first, std::size_t count, bool chains, BatchFill fill, BatchOutputs outputs) {
     b.first = first;
     b.count = count;
-    b.point_rows = spec.point_rows();
+    b.point_rows = outputs.points ? spec.point_rows() : 0;
     b.point_columns = spec.point_columns();
-    b.scalar_columns = spec.scalar_columns();
+    b.scalar_columns = outputs.scalars ? spec.scalar_columns() : 0;
     b.states = spec.states();
     const std::size_t axes = std::size_t(spec.spec().axis_count);
     b.axis_values.resize(axes * count);
@@ -62,7 +62,7 @@ void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecS
                   study::missing_value, fill);
     fill_parallel(b.scalars, std::size_t(b.scalar_columns) * count, study::missing_value, fill);
     fill_parallel(b.status, count, 0, fill);
-    fill_parallel(b.rows_filled, count, 0, fill);
+    fill_parallel(b.rows_filled, outputs.points ? count : 0, 0, fill);
 }
 
 BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,

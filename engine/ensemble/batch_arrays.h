@@ -45,11 +45,20 @@ BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spe
 // sized, their values left as they were).
 enum class BatchFill { Everything, InputsOnly };
 
+// Which outputs a batch holds on the host. A study whose result keeps neither points nor the
+// program's scalars (a map without period or exponent columns) needs neither on the host: without
+// them the batch has point_rows (or scalar_columns) 0 and empty arrays (rows_filled too, without
+// points), so a device batch's download neither copies nor converts them.
+struct BatchOutputs {
+    bool points = true;
+    bool scalars = true;
+};
+
 // make_batch into an existing batch, reusing its arrays' memory: a lane that hands its finished
 // batches back refills them without allocating (and without the page faults of fresh memory).
 void refill_batch(BatchArrays& batch, const study::ResolvedStudy& study, const SpecStorage& spec,
                   int carry_words, std::size_t first, std::size_t count, bool chains,
-                  BatchFill fill = BatchFill::Everything);
+                  BatchFill fill = BatchFill::Everything, BatchOutputs outputs = {});
 
 // The View over a batch; `times` are the shared trajectory times.
 View<double> view_of(BatchArrays& batch, const std::vector<double>& times);

@@ -50,6 +50,17 @@ std::vector<int> scalar_sources(const study::ResolvedStudy& r) {
 
 } // namespace
 
+BatchOutputs stored_outputs(const study::ResolvedStudy& study) {
+    BatchOutputs outputs;
+    const study::AnalysisKind kind = study.study.analysis;
+    outputs.points = kind == study::AnalysisKind::Bifurcation || kind == study::AnalysisKind::Trajectory ||
+                     kind == study::AnalysisKind::Basins;
+    outputs.scalars = false;
+    for (int source : scalar_sources(study))
+        outputs.scalars = outputs.scalars || source >= 0;
+    return outputs;
+}
+
 ResultAssembly::ResultAssembly(const study::ResolvedStudy& study, study::Result& result)
     : study_(study), result_(result), scalar_sources_(scalar_sources(study)),
       attractors_(study.study.basins.match_tolerance, study.study.basins.max_attractors) {

@@ -9,6 +9,10 @@
 
 namespace bif::ensemble {
 
+// The outputs of a batch that store() reads for this study: points where the result keeps them (or
+// labels basins from them), the program's scalars where a result column comes from one.
+BatchOutputs stored_outputs(const study::ResolvedStudy& study);
+
 class ResultAssembly {
   public:
     // Adds the columns the backends report beyond allocate_result's layout ("lambda_change" for

@@ -1,5 +1,6 @@
 #include "engine/jobs/job.h"
 
+#include "engine/jobs/block_memory.h"
 #include "engine/jobs/pass_runner.h"
 
 #include <algorithm>
@@ -140,7 +141,7 @@ std::size_t stream_block_size(const study::ResolvedStudy& s, std::size_t budget_
     const std::size_t bytes =
         sizeof(double) * (layout.axes.size() + layout.scalars.size() + 1 + layout.points.values.size()) +
         sizeof(std::uint32_t) + sizeof(study::SystemStatus);
-    return std::clamp<std::size_t>(budget_bytes / 8 / bytes, 1024, std::size_t{1} << 22);
+    return std::clamp<std::size_t>(budget_bytes / 8 / bytes, 1024, reusable_block_systems);
 }
 
 } // namespace
@@ -152,6 +153,9 @@ study::Result Job::Shared::run_streamed(study::Backend& backend, study::RunContr
     setup.control = &control;
     setup.on_block = options.on_block;
     setup.keep_whole = false;
+    keep_block_memory();
+    // a GPU block's host work (split, allocation, batches, assembly) runs beside the next one's kernels
+    setup.blocks_at_once = backend.name() == "cuda" ? 2 : 1;
     if (options.next_range) return run_ranges(*study, options.next_range, setup);
     const std::size_t block = options.stream_block_systems != 0
                                   ? options.stream_block_systems

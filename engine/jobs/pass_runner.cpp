@@ -4,7 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <deque>
+#include <future>
+#include <memory>
+#include <mutex>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -17,6 +23,14 @@ std::vector<std::size_t> finished_rows(const study::Result& r) {
     for (std::size_t i = 0; i < r.system_count; ++i)
         if (r.status[i] != study::SystemStatus::NotRun) rows.push_back(i);
     return rows;
+}
+
+// BIF_STREAM_BLOCKS_AT_ONCE, where set, overrides the setup's choice (for measuring one against the
+// other on a GPU server).
+std::size_t blocks_at_once(int chosen) {
+    const char* forced = std::getenv("BIF_STREAM_BLOCKS_AT_ONCE");
+    const int n = forced && *forced ? std::atoi(forced) : chosen;
+    return std::size_t(std::clamp(n, 1, 8));
 }
 
 class PassRunner {
@@ -39,29 +53,23 @@ class PassRunner {
     study::Result run_in_order(std::size_t block_systems) {
         whole_ = setup_.keep_whole ? study::allocate_result(study_) : summary_only();
         const std::size_t step = allows_passes(study_) ? std::max<std::size_t>(block_systems, 1) : total_;
-        bool complete = !cancelled();
-        for (std::size_t begin = 0; complete && begin < total_; begin += step) {
-            PlannedBlock block;
-            block.systems.resize(std::min(step, total_ - begin));
-            std::iota(block.systems.begin(), block.systems.end(), begin);
-            complete = run_final_block(block);
-        }
-        whole_.info.complete = complete;
+        std::size_t begin = 0;
+        whole_.info.complete = run_consecutive([&]() -> std::optional<PlannedBlock> {
+            if (begin >= total_) return std::nullopt;
+            const std::size_t count = std::min(step, total_ - begin);
+            begin += count;
+            return consecutive_block(begin - count, count);
+        });
         return std::move(whole_);
     }
 
     study::Result run_ranges(const RangeSource& next) {
         whole_ = summary_only();
-        bool complete = !cancelled();
-        while (complete) {
+        whole_.info.complete = run_consecutive([&]() -> std::optional<PlannedBlock> {
             const std::optional<SystemRange> range = next();
-            if (!range) break;
-            PlannedBlock block;
-            block.systems.resize(range->count);
-            std::iota(block.systems.begin(), block.systems.end(), range->first);
-            complete = run_final_block(block);
-        }
-        whole_.info.complete = complete;
+            if (!range) return std::nullopt;
+            return consecutive_block(range->first, range->count);
+        });
         return std::move(whole_);
     }
 
@@ -82,30 +90,45 @@ class PassRunner {
         return "pass " + std::to_string(block.pass + 1) + "/" + std::to_string(plan_.pass_count) + note;
     }
 
-    // The block's systems as a study of their own; the whole study when the block is all of it
-    // (a continuation sweep cannot be cut: its grid points are not its systems).
-    study::Result run_block(const PlannedBlock& block, study::Backend& backend, const std::atomic<bool>& stop,
-                            bool provisional, unsigned threads) {
+    static PlannedBlock consecutive_block(std::size_t first, std::size_t count) {
+        PlannedBlock block;
+        block.systems.resize(count);
+        std::iota(block.systems.begin(), block.systems.end(), first);
+        return block;
+    }
+
+    // Progress of a block as part of the whole run: systems of the blocks before it plus its own.
+    study::ProgressSink block_sink(const PlannedBlock& block, const study::Backend& backend,
+                                   bool provisional) {
         const std::string label = pass_label(block, backend, provisional);
         const std::size_t base = done_;
-        auto sink = [&](const study::Progress& p) {
+        return [this, label, base, provisional](const study::Progress& p) {
             setup_.control->report_progress(provisional ? base : base + p.systems_done, total_,
                                             label + p.phase);
         };
-        study::RunControl control(stop, sink, threads, setup_.control->memory_budget_bytes(),
+    }
+
+    // The block's systems as a study of their own; the whole study when the block is all of it
+    // (a continuation sweep cannot be cut: its grid points are not its systems). `consecutive`: the
+    // block's systems follow each other (its grid is then a range, without a list of points).
+    study::Result run_block(const PlannedBlock& block, study::Backend& backend, const std::atomic<bool>& stop,
+                            unsigned threads, study::ProgressSink sink, bool consecutive = false) {
+        study::RunControl control(stop, std::move(sink), threads, setup_.control->memory_budget_bytes(),
                                   std::chrono::milliseconds(0));
         if (block.systems.size() == total_) return backend.run(study_, control);
         study::ResolvedStudy part = study_;
-        part.grid = study_.grid.subset(block.systems);
+        part.grid = consecutive && !block.systems.empty()
+                        ? study_.grid.subset_range(block.systems.front(), block.systems.size())
+                        : study_.grid.subset(block.systems);
         part.run_system_count = total_;
         return backend.run(part, control);
     }
 
-    void publish(const PlannedBlock& block, study::Result r, bool provisional) {
+    void publish(PlannedBlock block, study::Result r, bool provisional) {
         if (!setup_.on_block) return;
         auto published = std::make_shared<ResultBlock>();
         published->result = std::make_shared<const study::Result>(std::move(r));
-        published->systems = block.systems;
+        published->systems = std::move(block.systems);
         published->pass = block.pass;
         published->pass_count = plan_.pass_count;
         published->stride = block.stride;
@@ -115,12 +138,18 @@ class PassRunner {
 
     bool run_final_block(const PlannedBlock& block) {
         if (block.preview) return run_preview(block);
-        study::Result r = run_block(block, *setup_.backend, *setup_.cancel, false, setup_.control->threads());
+        study::Result r = run_block(block, *setup_.backend, *setup_.cancel, setup_.control->threads(),
+                                    block_sink(block, *setup_.backend, false));
+        return finish_final_block(PlannedBlock(block), std::move(r));
+    }
+
+    // Merges and publishes a final block's result; false when the block was cancelled.
+    bool finish_final_block(PlannedBlock block, study::Result r) {
         if (setup_.keep_whole) scatter_block(r, block.systems, whole_);
         merge_info(whole_.info, r.info);
         if (r.info.complete) {
             done_ += block.systems.size();
-            publish(block, std::move(r), false);
+            publish(std::move(block), std::move(r), false);
             return true;
         }
         // Cancelled inside the block: its finished systems still make a (smaller) block.
@@ -130,12 +159,87 @@ class PassRunner {
         PlannedBlock finished{{}, block.pass, block.stride};
         for (std::size_t row : rows)
             finished.systems.push_back(block.systems[row]);
-        publish(finished, gather_rows(r, rows), false);
+        publish(std::move(finished), gather_rows(r, rows), false);
         return false;
     }
 
+    // A block of a streamed run on its own thread. `result` is declared last so that it goes first:
+    // its destructor waits for the thread, which reads the block.
+    struct RunningBlock {
+        PlannedBlock block;
+        std::size_t reported = 0; // the block's own systems_done, under progress_mutex_
+        std::future<study::Result> result;
+    };
+
+    // Runs the blocks `next` gives as final blocks, blocks_at_once at a time, and publishes them in
+    // the order given; stops at the first cancelled one (the blocks after it are run to their end,
+    // cancelled too, and dropped). True when every block completed.
+    bool run_consecutive(const std::function<std::optional<PlannedBlock>()>& next) {
+        const std::size_t at_once = setup_.keep_whole ? 1 : blocks_at_once(setup_.blocks_at_once);
+        bool complete = !cancelled();
+        if (at_once == 1) {
+            // A cancel between blocks shows in the next block's run, which returns at once.
+            for (std::optional<PlannedBlock> block; complete && (block = next());) {
+                study::Result r =
+                    run_block(*block, *setup_.backend, *setup_.cancel, setup_.control->threads(),
+                              block_sink(*block, *setup_.backend, false), true);
+                complete = finish_final_block(std::move(*block), std::move(r));
+            }
+            return complete;
+        }
+        std::deque<std::unique_ptr<RunningBlock>> running;
+        bool more = true, first = true;
+        while (complete) {
+            // the first block runs alone: it may compile the model, which a second would compile again
+            while (more && running.size() < (first ? 1 : at_once)) {
+                std::optional<PlannedBlock> block = next();
+                if (!block) {
+                    more = false;
+                    break;
+                }
+                running.push_back(std::make_unique<RunningBlock>());
+                RunningBlock* job = running.back().get();
+                job->block = std::move(*block);
+                job->result = std::async(std::launch::async, [this, job] {
+                    return run_block(job->block, *setup_.backend, *setup_.cancel, setup_.control->threads(),
+                                     running_sink(*job), true);
+                });
+            }
+            if (running.empty()) break;
+            const std::unique_ptr<RunningBlock> job = std::move(running.front());
+            running.pop_front();
+            study::Result r = job->result.get();
+            {
+                std::lock_guard lock(progress_mutex_);
+                running_done_ -= job->reported;
+                finished_done_ += job->block.systems.size();
+            }
+            complete = finish_final_block(std::move(job->block), std::move(r));
+            first = false;
+        }
+        return complete;
+    }
+
+    // Progress of a block running beside others: the finished blocks' systems and every running
+    // block's own.
+    study::ProgressSink running_sink(RunningBlock& job) {
+        const std::string label = pass_label(job.block, *setup_.backend, false);
+        return [this, &job, label](const study::Progress& p) {
+            std::size_t done = 0;
+            {
+                std::lock_guard lock(progress_mutex_);
+                const std::size_t now = std::max(job.reported, p.systems_done);
+                running_done_ += now - job.reported;
+                job.reported = now;
+                done = finished_done_ + running_done_;
+            }
+            setup_.control->report_progress(done, total_, label + p.phase);
+        };
+    }
+
     bool run_preview(const PlannedBlock& block) {
-        study::Result r = run_block(block, *setup_.backend, *setup_.cancel, true, setup_.control->threads());
+        study::Result r = run_block(block, *setup_.backend, *setup_.cancel, setup_.control->threads(),
+                                    block_sink(block, *setup_.backend, true));
         if (!r.info.complete) return false;
         publish(block, std::move(r), true);
         return true;
@@ -166,7 +270,8 @@ class PassRunner {
         for (const auto& block : plan_.blocks) {
             if (stop.load()) break;
             try {
-                study::Result r = run_block(block, *setup_.stand_in, stop, true, threads);
+                study::Result r = run_block(block, *setup_.stand_in, stop, threads,
+                                            block_sink(block, *setup_.stand_in, true));
                 if (!r.info.complete) break;
                 publish(block, std::move(r), true);
                 previewed = true;
@@ -190,6 +295,8 @@ class PassRunner {
     std::size_t total_;
     std::size_t done_ = 0; // systems the selected backend finished
     study::Result whole_;
+    std::mutex progress_mutex_; // streamed blocks running at once report through it
+    std::size_t finished_done_ = 0, running_done_ = 0;
 };
 
 } // namespace
@@ -200,7 +307,8 @@ study::Result run_in_order(const study::ResolvedStudy& study, std::size_t block_
     return PassRunner(study, plan, setup).run_in_order(block_systems);
 }
 
-study::Result run_ranges(const study::ResolvedStudy& study, const RangeSource& next, const PassRunSetup& setup) {
+study::Result run_ranges(const study::ResolvedStudy& study, const RangeSource& next,
+                         const PassRunSetup& setup) {
     const PassPlan plan;
     return PassRunner(study, plan, setup).run_ranges(next);
 }

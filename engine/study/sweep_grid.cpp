@@ -43,8 +43,26 @@ SweepGrid SweepGrid::subset(std::vector<std::size_t> points) const {
         point = whole_point(point);
     }
     sub.subset_ = true;
+    sub.ranged_ = false;
     sub.system_count_ = points.size();
     sub.points_ = std::move(points);
+    return sub;
+}
+
+SweepGrid SweepGrid::subset_range(std::size_t first, std::size_t count) const {
+    if (count > 0 && (first >= system_count_ || count > system_count_ - first))
+        throw std::out_of_range("SweepGrid::subset_range: points beyond the grid");
+    if (subset_ && !ranged_) {
+        std::vector<std::size_t> points(count);
+        for (std::size_t i = 0; i < count; ++i)
+            points[i] = first + i;
+        return subset(std::move(points));
+    }
+    SweepGrid sub = *this;
+    sub.subset_ = true;
+    sub.ranged_ = true;
+    sub.offset_ = whole_point(0) + first;
+    sub.system_count_ = count;
     return sub;
 }
 

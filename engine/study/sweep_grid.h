@@ -39,9 +39,16 @@ class SweepGrid {
     // The grid of these points of this grid (system s of the subset is point points[s] here); each
     // must be below system_count(). A subset of a subset refers to the same whole grid.
     SweepGrid subset(std::vector<std::size_t> points) const;
+    // subset() of the points [first, first + count), held as the range alone (a streamed block of
+    // 2^22 systems has no list of 32 MB to copy and read).
+    SweepGrid subset_range(std::size_t first, std::size_t count) const;
     bool is_subset() const { return subset_; }
+    // Whether system s sits at the whole grid's point whole_point(0) + s (a whole grid, a range).
+    bool consecutive() const { return !subset_ || ranged_; }
     // The point of the whole grid that system `system` sits at (itself unless a subset).
-    std::size_t whole_point(std::size_t system) const { return subset_ ? points_[system] : system; }
+    std::size_t whole_point(std::size_t system) const {
+        return !subset_ ? system : ranged_ ? offset_ + system : points_[system];
+    }
 
   private:
     std::vector<std::vector<double>> values_;
@@ -49,6 +56,8 @@ class SweepGrid {
     std::size_t system_count_ = 1;
     bool subset_ = false;
     std::vector<std::size_t> points_; // subset only: the whole grid's point of each system
+    bool ranged_ = false;             // a subset_range: system s is point offset_ + s, no points_
+    std::size_t offset_ = 0;
 };
 
 } // namespace bif::study

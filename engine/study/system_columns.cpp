@@ -11,33 +11,64 @@ namespace {
 // Below this many items a piece costs less than starting a thread.
 constexpr std::size_t items_per_thread_at_least = std::size_t{1} << 18;
 
-// Systems [begin, end) of the range that starts at study system `first`.
+// Systems [begin, end) of the range that starts at study system `first`, one point at a time
+// (continuation chains, whose systems walk the grid back and forth).
+void fill_chain_axis_piece(const ResolvedStudy& study, std::size_t axis, std::size_t first, std::size_t begin,
+                           std::size_t end, std::size_t stride, double* out) {
+    const std::vector<double>& values = study.grid.values(axis);
+    for (std::size_t i = begin; i < end; ++i) {
+        const std::size_t point = study.grid.whole_point(study.grid_point(first + i));
+        out[i] = values[(point / stride) % values.size()];
+    }
+}
+
+// Grid points [point, point + count) along `axis` into out[0, count): a stretch of one value per
+// `stride` points, or along the first axis (stride 1) a stretch of the axis's values, at a time.
+void fill_consecutive(const std::vector<double>& values, std::size_t stride, std::size_t point,
+                      std::size_t count, double* out) {
+    const std::size_t n = values.size();
+    std::size_t index = (point / stride) % n, within = point % stride;
+    while (count > 0) {
+        if (stride == 1) {
+            const std::size_t run = std::min(count, n - index);
+            std::copy(values.begin() + long(index), values.begin() + long(index + run), out);
+            out += run;
+            count -= run;
+            index = 0;
+            continue;
+        }
+        const std::size_t run = std::min(count, stride - within);
+        std::fill(out, out + run, values[index]);
+        out += run;
+        count -= run;
+        within = 0;
+        if (++index == n) index = 0;
+    }
+}
+
+// Systems [begin, end) of the range that starts at study system `first`: runs of consecutive grid
+// points (every plain sweep, and the blocks a streamed job cuts) are filled a stretch at a time.
 void fill_axis_piece(const ResolvedStudy& study, std::size_t axis, std::size_t first, std::size_t begin,
                      std::size_t end, double* out) {
     const SweepGrid& grid = study.grid;
-    const std::vector<double>& values = grid.values(axis);
-    const std::size_t n = values.size();
     std::size_t stride = 1; // SweepGrid's order: the first axis fastest
     for (std::size_t a = 0; a < axis; ++a)
         stride *= grid.values(a).size();
-    const bool chains = study.is_continuation();
-    // index = (point / stride) % n and within = point % stride, carried from one point to the next
-    std::size_t expected = 0, index = 0, within = 0;
-    bool stepping = false;
-    for (std::size_t i = begin; i < end; ++i) {
-        const std::size_t system = first + i;
-        const std::size_t point = grid.whole_point(chains ? study.grid_point(system) : system);
-        if (!stepping || point != expected) {
-            index = (point / stride) % n;
-            within = point % stride;
-            stepping = true;
-        }
-        out[i] = values[index];
-        expected = point + 1;
-        if (++within == stride) {
-            within = 0;
-            if (++index == n) index = 0;
-        }
+    if (study.is_continuation()) return fill_chain_axis_piece(study, axis, first, begin, end, stride, out);
+    if (grid.consecutive())
+        return fill_consecutive(grid.values(axis), stride, grid.whole_point(first + begin), end - begin,
+                                out + begin);
+    for (std::size_t i = begin; i < end;) {
+        const std::size_t point = grid.whole_point(first + i);
+        // eight points at a time where it can: one branch per eight (a streamed block is one run)
+        std::size_t run = 1;
+        for (bool whole = true; whole && i + run + 8 <= end; run += whole ? 8 : 0)
+            for (std::size_t k = 0; k < 8; ++k)
+                whole &= grid.whole_point(first + i + run + k) == point + run + k;
+        while (i + run < end && grid.whole_point(first + i + run) == point + run)
+            ++run;
+        fill_consecutive(grid.values(axis), stride, point, run, out + i);
+        i += run;
     }
 }
 

@@ -1,8 +1,9 @@
 // The host side of a streamed GPU map run, without a GPU (issue 14: 10^8 Lorenz systems in under 2 s
 // with HDF5 output). The study is the one tests/device/session7-round.sh runs (10^4 x 10^4 over rho
-// and sigma, RK4 0.1 to t = 1), cut into the blocks a streamed job runs (engine/jobs/job.cpp: 2^22
-// systems); each block goes through what the job, the CUDA backend and its lanes do on the host:
-//   split      the block's systems and the study copy over them (engine/jobs/pass_runner.cpp)
+// and sigma, RK4 0.1 to t = 1), cut into the blocks a streamed job runs (engine/jobs/job.cpp:
+// jobs::reusable_block_systems); each block goes through what the job, the CUDA backend and its
+// lanes do on the host:
+//   split      the block's systems and the study copy over their range (engine/jobs/pass_runner.cpp)
 //   allocate   allocate_result, SpecStorage and ResultAssembly for the block (engine/cuda/cuda_backend.cpp)
 //   make_batch the batch a lane uploads (engine/ensemble/batch_arrays.h)
 //   store      the finished batch copied into the block's Result (engine/ensemble/result_assembly.h)
@@ -11,13 +12,19 @@
 // timed). Stages run one after another on this thread, so each time is what it costs alone; a stage
 // may itself use several threads (the "threads" line says how many the machine has).
 //
-//   bench_host_side [--systems N] [--block N] [--recycle] [--period] [--csv] [--out FILE]
+// As the runner does now, the batch is refilled (inputs only) with the outputs the result keeps
+// (ensemble::stored_outputs); the runner's spares live for one block, the bench's for the run.
+//
+//   bench_host_side [--systems N] [--block N] [--fresh] [--period] [--csv] [--out FILE]
 // --systems: 10^7 by default (a 10^4 x 10^3 grid); 100000000 for the whole 10^4 x 10^4 map.
-// --block: systems per streamed block (2^22). --period: detect_period on, so that the map has a scalar
-// column. --csv: CSV rows instead of HDF5.
+// --block: systems per streamed block (jobs::reusable_block_systems). --fresh: make_batch for every
+// block with every output, as the runner did before. --period: detect_period on, so that the map has
+// a scalar column. --csv: CSV rows instead of HDF5. BIF_KEEP_BLOCK_MEMORY=0: freed block memory goes
+// back to the system, as before engine/jobs/block_memory.h.
 #include "engine/ensemble/batch_arrays.h"
 #include "engine/ensemble/result_assembly.h"
 #include "engine/ensemble/study_spec.h"
+#include "engine/jobs/block_memory.h"
 #include "engine/jobs/result_block.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/result_csv.h"
@@ -28,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -42,9 +50,9 @@ using namespace bif;
 
 struct Options {
     std::size_t systems = 10'000'000;
-    std::size_t block = std::size_t{1} << 22; // engine/jobs/job.cpp's largest streamed block
+    std::size_t block = jobs::reusable_block_systems; // engine/jobs/job.cpp's largest streamed block
     bool period = false;
-    bool recycle = false;
+    bool recycle = true;
     bool csv = false;
     std::string out;
 };
@@ -57,6 +65,32 @@ struct StageTimes {
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+// CPU seconds of every thread of the process so far: a stage's thread-seconds, what it takes from a
+// server's cores whatever it overlaps with.
+double cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// Wall and CPU seconds from the last lap (or reset) on.
+class Stopwatch {
+  public:
+    void reset() {
+        wall_ = Clock::now();
+        cpu_ = cpu_seconds();
+    }
+    void lap(double& wall, double& cpu) {
+        wall += seconds_since(wall_);
+        cpu += cpu_seconds() - cpu_;
+        reset();
+    }
+
+  private:
+    Clock::time_point wall_ = Clock::now();
+    double cpu_ = cpu_seconds();
+};
 
 // The source tree's Lorenz model, or the one under the working directory (a copied binary run from
 // another checkout's root).
@@ -102,50 +136,48 @@ void fake_finished(ensemble::BatchArrays& b) {
     for (int c = 0; c < b.scalar_columns; ++c)
         for (std::size_t i = 0; i < b.count; ++i)
             b.scalars[std::size_t(c) * b.count + i] = double(1 + (b.first + i) % 8);
-    for (std::size_t i = 0; i < b.count; ++i)
+    for (std::size_t i = 0; i < b.rows_filled.size(); ++i) // empty where the result keeps no points
         b.rows_filled[i] = b.point_rows;
 }
 
 // One streamed block, as the job, the backend and one lane run it.
 void run_block(const study::ResolvedStudy& whole, std::size_t first, std::size_t count, StageTimes& t,
-               ensemble::BatchArrays* recycled, study::ResultSummary& summary, study::Hdf5ResultWriter* hdf5,
-               std::ofstream* csv) {
-    auto start = Clock::now();
+               StageTimes& c, ensemble::BatchArrays* recycled, study::ResultSummary& summary,
+               study::Hdf5ResultWriter* hdf5, std::ofstream* csv) {
+    Stopwatch watch;
     std::vector<std::size_t> systems(count);
     std::iota(systems.begin(), systems.end(), first);
     study::ResolvedStudy part = whole;
-    part.grid = whole.grid.subset(systems);
+    part.grid = whole.grid.subset_range(first, count);
     part.run_system_count = whole.system_count();
-    t.split += seconds_since(start);
+    watch.lap(t.split, c.split);
 
-    start = Clock::now();
     study::Result result = study::allocate_result(part);
     const ensemble::SpecStorage spec(part);
     ensemble::ResultAssembly assembly(part, result);
-    t.allocate += seconds_since(start);
+    watch.lap(t.allocate, c.allocate);
 
-    start = Clock::now();
     ensemble::BatchArrays fresh;
     if (recycled)
-        ensemble::refill_batch(*recycled, part, spec, 0, 0, count, false, ensemble::BatchFill::InputsOnly);
+        ensemble::refill_batch(*recycled, part, spec, 0, 0, count, false, ensemble::BatchFill::InputsOnly,
+                               ensemble::stored_outputs(part));
     else
         fresh = ensemble::make_batch(part, spec, 0, 0, count, false);
     ensemble::BatchArrays& batch = recycled ? *recycled : fresh;
-    t.make_batch += seconds_since(start);
+    watch.lap(t.make_batch, c.make_batch);
     fake_finished(batch);
+    watch.reset();
 
-    start = Clock::now();
     assembly.store(batch);
-    t.store += seconds_since(start);
+    watch.lap(t.store, c.store);
 
     auto block = std::make_shared<jobs::ResultBlock>();
     block->result = std::make_shared<const study::Result>(std::move(result));
     block->systems = std::move(systems);
-    start = Clock::now();
     summary.add_statuses(block->result->status);
     if (hdf5) hdf5->write_block(*block->result, first);
     if (csv) study::write_csv_rows(*csv, *block->result);
-    t.write += seconds_since(start);
+    watch.lap(t.write, c.write);
 }
 
 Options parse(int argc, char** argv) {
@@ -157,6 +189,8 @@ Options parse(int argc, char** argv) {
             o.block = std::max<std::size_t>(1, std::strtoull(argv[++i], nullptr, 10));
         else if (!std::strcmp(argv[i], "--recycle"))
             o.recycle = true;
+        else if (!std::strcmp(argv[i], "--fresh"))
+            o.recycle = false;
         else if (!std::strcmp(argv[i], "--period"))
             o.period = true;
         else if (!std::strcmp(argv[i], "--csv"))
@@ -164,7 +198,7 @@ Options parse(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--out") && i + 1 < argc)
             o.out = argv[++i];
         else {
-            std::fprintf(stderr, "usage: bench_host_side [--systems N] [--block N] [--recycle] [--period] "
+            std::fprintf(stderr, "usage: bench_host_side [--systems N] [--block N] [--fresh] [--period] "
                                  "[--csv] [--out FILE]\n");
             std::exit(2);
         }
@@ -180,6 +214,7 @@ Options parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
+    jobs::keep_block_memory(); // as a streamed job does
     const auto study = load(study_json(o.systems, o.period));
     const std::size_t total = study->system_count(), block_systems = o.block;
     std::unique_ptr<study::Hdf5ResultWriter> hdf5;
@@ -191,25 +226,32 @@ int main(int argc, char** argv) {
     study::ResultSummary summary;
     summary.analysis = study->study.analysis;
     summary.system_count = total;
-    StageTimes t;
+    StageTimes t, c; // wall, CPU
     ensemble::BatchArrays recycled;
     const auto start = Clock::now();
     for (std::size_t first = 0; first < total; first += block_systems)
-        run_block(*study, first, std::min(block_systems, total - first), t, o.recycle ? &recycled : nullptr,
-                  summary, hdf5.get(), o.csv ? &csv : nullptr);
-    const auto finish_start = Clock::now();
+        run_block(*study, first, std::min(block_systems, total - first), t, c,
+                  o.recycle ? &recycled : nullptr, summary, hdf5.get(), o.csv ? &csv : nullptr);
+    Stopwatch finishing;
     if (hdf5) hdf5->finish(summary, "{}");
     csv.close();
-    t.write += seconds_since(finish_start);
+    finishing.lap(t.write, c.write);
     const double wall = seconds_since(start);
     const double per = 1e7 / double(total);
-    std::printf("host side of a %zu-system Lorenz map (%s, %s%s), blocks of %zu, %u hardware threads\n",
+    const char* keep = std::getenv("BIF_KEEP_BLOCK_MEMORY");
+    const bool kept = !(keep && std::strcmp(keep, "0") == 0);
+    std::printf("host side of a %zu-system Lorenz map (%s, %s%s%s), blocks of %zu, %u hardware threads\n",
                 total, o.csv ? "CSV" : "HDF5", o.period ? "period column" : "no scalar column",
-                o.recycle ? ", recycled batches" : "", block_systems,
-                std::max(1u, std::thread::hardware_concurrency()));
+                o.recycle ? ", recycled batches" : "", kept ? ", block memory kept" : ", block memory freed",
+                block_systems, std::max(1u, std::thread::hardware_concurrency()));
     std::printf(
         "  seconds per 10^7 systems: split %.3f  allocate %.3f  make_batch %.3f  store %.3f  write %.3f\n",
         t.split * per, t.allocate * per, t.make_batch * per, t.store * per, t.write * per);
+    std::printf("  CPU seconds (all threads) per 10^7: split %.3f  allocate %.3f  make_batch %.3f  store "
+                "%.3f  write %.3f\n",
+                c.split * per, c.allocate * per, c.make_batch * per, c.store * per, c.write * per);
+    std::printf("  CPU total %.3f s per 10^7, %.3f without write\n", c.total() * per,
+                (c.total() - c.write) * per);
     std::printf("  total %.3f s per 10^7 (wall %.2f s for %zu): %.3g systems/s; written %.0f MB\n",
                 t.total() * per, wall, total, double(total) / t.total(),
                 double(std::filesystem::file_size(o.out)) / 1e6);

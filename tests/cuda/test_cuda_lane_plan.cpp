@@ -1,6 +1,7 @@
 // How the CUDA runner sizes one lane's batches (lane_capacity, lane_smallest_batch, guided_batch),
 // no GPU needed: checked against the limits they must honour over a grid of study sizes, lane
 // counts, memory and max_batch, on cases worked by hand, and by dealing whole studies.
+#include "engine/cuda/ensemble_batch.h"
 #include "engine/cuda/ensemble_runner.h"
 
 #include <catch2/catch.hpp>
@@ -157,4 +158,31 @@ TEST_CASE("dealing a study in guided batches", "[cuda][chunks]") {
                     const std::size_t parts = lanes == 1 ? 1 : 2 * lanes;
                     if (largest >= systems && smallest <= systems / parts) CHECK(batches >= parts);
                 }
+}
+
+TEST_CASE("a batch stages only the outputs that come back to the host", "[cuda][chunks]") {
+    // the 10^8-system Lorenz map's shape: 2 axes, one recorded section of 3 states, 2 program scalars
+    bif::cuda::BatchShape shape;
+    shape.axes = 2;
+    shape.point_rows = 1;
+    shape.point_columns = 3;
+    shape.scalar_columns = 2;
+    shape.states = 3;
+    shape.carry_words = 40;
+    for (const int real_bytes : {8, 4}) {
+        shape.real_bytes = real_bytes;
+        const std::size_t rb = std::size_t(real_bytes);
+        // the device holds every output (and the carry) whatever comes back
+        shape.downloaded = {};
+        const std::size_t device = shape.bytes_per_system();
+        CHECK(device == (2 + 3 + 2) * rb + 4 * 40 + 2 * sizeof(int));
+        CHECK(shape.staging_bytes_per_system() == (2 + 3 + 2) * rb + 2 * sizeof(int));
+        // a map without period or exponent columns: its statuses alone come back
+        shape.downloaded = {false, false};
+        CHECK(shape.bytes_per_system() == device);
+        CHECK(shape.staging_bytes_per_system() == 2 * rb + sizeof(int));
+        // with a period column: the scalars too, still no points nor their row counts
+        shape.downloaded = {false, true};
+        CHECK(shape.staging_bytes_per_system() == (2 + 2) * rb + sizeof(int));
+    }
 }

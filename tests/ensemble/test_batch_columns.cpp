@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <numeric>
+#include <stdexcept>
 
 using namespace bif;
 
@@ -169,6 +171,132 @@ TEST_CASE("a subset grid's batch and result hold its points' values, in its orde
     const ensemble::SpecStorage spec(part);
     require_batch_axes(ensemble::make_batch(part, spec, 0, 0, points.size(), false), expected, 2);
     require_batch_axes(ensemble::make_batch(part, spec, 0, 6, 5, false), expected, 2);
+}
+
+TEST_CASE("a subset of long runs holds its points' values", "[ensemble][subset]") {
+    const std::vector<study::SweepAxis> axes{linear("k", 0.1, 0.4, 13), linear("b", 0.1, 0.5, 37)};
+    const auto whole = map_over(axes);
+    // a streamed block's run across many rows, the grid's last points, then its first ones
+    std::vector<std::size_t> points(300);
+    std::iota(points.begin(), points.end(), 100);
+    for (std::size_t p = 470; p < 481; ++p)
+        points.push_back(p);
+    for (std::size_t p = 0; p < 40; ++p)
+        points.push_back(p);
+    study::ResolvedStudy part = *whole;
+    part.grid = whole->grid.subset(points);
+    const auto expected = [&](std::size_t i, std::size_t a) {
+        return linear_value(axes[a], digit(axes, points[i], a));
+    };
+    const ensemble::SpecStorage spec(part);
+    require_batch_axes(ensemble::make_batch(part, spec, 0, 0, points.size(), false), expected, 2);
+    require_batch_axes(ensemble::make_batch(part, spec, 0, 290, 30, false), expected, 2);
+    const study::Result r = study::allocate_result(part);
+    for (std::size_t i = 0; i < points.size(); ++i)
+        for (std::size_t a = 0; a < 2; ++a)
+            REQUIRE(r.axes[a].values[i] == expected(i, a));
+}
+
+TEST_CASE("a range subset holds the values of the subset of its points", "[ensemble][subset]") {
+    const std::vector<study::SweepAxis> axes{linear("k", 0.1, 0.4, 13), linear("b", 0.1, 0.5, 37)};
+    const auto whole = map_over(axes);
+    const auto listed = [](std::size_t first, std::size_t count) {
+        std::vector<std::size_t> points(count);
+        std::iota(points.begin(), points.end(), first);
+        return points;
+    };
+    study::ResolvedStudy by_range = *whole, of_range = *whole, of_list = *whole;
+    by_range.grid = whole->grid.subset_range(100, 300);
+    // a range of a range, and a range of a listed subset (which keeps a list)
+    of_range.grid = by_range.grid.subset_range(50, 200);
+    of_list.grid = whole->grid.subset({7, 3, 400, 401, 402, 403, 9}).subset_range(2, 4);
+    CHECK(by_range.grid.consecutive());
+    CHECK(of_range.grid.consecutive());
+    CHECK_FALSE(of_list.grid.consecutive());
+    const std::vector<std::pair<const study::ResolvedStudy*, std::vector<std::size_t>>> cases{
+        {&by_range, listed(100, 300)}, {&of_range, listed(150, 200)}, {&of_list, listed(400, 4)}};
+    for (const auto& [part, points] : cases) {
+        REQUIRE(part->system_count() == points.size());
+        const auto expected = [&](std::size_t i, std::size_t a) {
+            return linear_value(axes[a], digit(axes, points[i], a));
+        };
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            REQUIRE(part->grid.whole_point(i) == points[i]);
+            REQUIRE(part->grid.value(i, 1) == expected(i, 1));
+        }
+        const ensemble::SpecStorage spec(*part);
+        require_batch_axes(ensemble::make_batch(*part, spec, 0, 0, points.size(), false), expected, 2);
+        require_batch_axes(ensemble::make_batch(*part, spec, 0, 1, points.size() - 2, false), expected, 2);
+        const study::Result r = study::allocate_result(*part);
+        for (std::size_t i = 0; i < points.size(); ++i)
+            REQUIRE(r.axes[0].values[i] == expected(i, 0));
+    }
+    CHECK_THROWS_AS(whole->grid.subset_range(400, 82), std::out_of_range);
+    CHECK_THROWS_AS(by_range.grid.subset_range(1, 300), std::out_of_range);
+}
+
+TEST_CASE("a batch without the outputs a result does not keep assembles into the same result",
+          "[ensemble][outputs]") {
+    const std::vector<study::SweepAxis> axes{linear("k", 0.1, 0.4, 23), linear("b", 0.1, 0.5, 9)};
+    for (const bool exponent : {false, true}) {
+        study::Study s;
+        s.analysis = study::AnalysisKind::ParameterMap;
+        s.map.detect_period = false;
+        s.map.largest_exponent = exponent;
+        s.map.section.period = "2*pi/omega";
+        s.map.recorded_sections = 2;
+        s.sweep = axes;
+        const auto study = resolve(s);
+        const ensemble::SpecStorage spec(*study);
+        REQUIRE(spec.point_rows() == 2);
+        const ensemble::BatchOutputs used = ensemble::stored_outputs(*study);
+        CHECK_FALSE(used.points);
+        CHECK(used.scalars == exponent);
+        const std::size_t first = 17, count = 150;
+        // what a device leaves: statuses cycling through the outcomes, exponents and points from the index
+        const auto status_of = [](std::size_t system) { return int(system % 9); };
+        const auto exponent_of = [](std::size_t system) { return 0.25 * double(system) - 3.0; };
+        const auto finish = [&](ensemble::BatchArrays& b) {
+            for (std::size_t i = 0; i < b.count; ++i)
+                b.status[i] = status_of(b.first + i);
+            for (std::size_t i = 0; i < b.rows_filled.size(); ++i)
+                b.rows_filled[i] = b.point_rows;
+            for (std::size_t i = 0; i < b.points.size(); ++i)
+                b.points[i] = double(i);
+            for (std::size_t c = 0; c < std::size_t(b.scalar_columns); ++c)
+                for (std::size_t i = 0; i < b.count; ++i)
+                    b.scalars[c * b.count + i] = c == 1 ? exponent_of(b.first + i) : 99.0;
+        };
+        ensemble::BatchArrays full = ensemble::make_batch(*study, spec, 0, first, count, false);
+        // a recycled batch of other systems, refilled with the outputs the result keeps only
+        ensemble::BatchArrays trimmed = ensemble::make_batch(*study, spec, 0, 0, 300, false);
+        finish(trimmed);
+        ensemble::refill_batch(trimmed, *study, spec, 0, first, count, false, ensemble::BatchFill::InputsOnly,
+                               used);
+        CHECK(trimmed.point_rows == 0);
+        CHECK(trimmed.points.empty());
+        CHECK(trimmed.rows_filled.empty());
+        CHECK(trimmed.status.size() == count);
+        CHECK(trimmed.scalars.size() == (exponent ? std::size_t(spec.scalar_columns()) * count : 0));
+        REQUIRE(trimmed.axis_values == full.axis_values);
+        finish(full);
+        finish(trimmed);
+        study::Result from_full = study::allocate_result(*study),
+                      from_trimmed = study::allocate_result(*study);
+        ensemble::ResultAssembly(*study, from_full).store(full);
+        ensemble::ResultAssembly(*study, from_trimmed).store(trimmed);
+        REQUIRE(from_trimmed.status == from_full.status);
+        REQUIRE(from_trimmed.scalars.size() == from_full.scalars.size());
+        for (std::size_t system = 0; system < from_full.system_count; ++system) {
+            const bool in_batch = system >= first && system < first + count;
+            REQUIRE(int(from_trimmed.status[system]) == (in_batch ? status_of(system) : 0));
+            if (!exponent) continue;
+            const double expected =
+                in_batch && status_of(system) != 0 ? exponent_of(system) : study::missing_value;
+            REQUIRE(std::memcmp(&from_trimmed.scalars[0].values[system], &expected, sizeof(double)) == 0);
+            REQUIRE(std::memcmp(&from_full.scalars[0].values[system], &expected, sizeof(double)) == 0);
+        }
+    }
 }
 
 TEST_CASE("continuation chains walk the first axis up then down on every row", "[ensemble][continuation]") {
