@@ -57,7 +57,11 @@ class Coordinator {
                     outcome_.interrupted = true;
                     break;
                 }
-                const bool busy = serve_one_message() | take_local_blocks() | write_ready_blocks(start);
+                // each of the three runs every round, whatever the others did
+                const bool served = serve_one_message();
+                const bool took = take_local_blocks();
+                const bool wrote = write_ready_blocks(start);
+                const bool busy = served || took || wrote;
                 hand_out_blocks();
                 note_unresponsive_ranks();
                 if (!busy) std::this_thread::sleep_for(std::chrono::microseconds(200));

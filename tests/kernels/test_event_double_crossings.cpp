@@ -39,7 +39,7 @@ struct GrazingOscillator : Oscillator {
 // exactly, so the located times are exact to rounding.
 struct BallBetweenWalls : Defaults {
     static constexpr int num_states = 2;
-    static constexpr int num_params = 1;
+    [[maybe_unused]] static constexpr int num_params = 1; // the model contract's, unread here
     static constexpr int num_param_slots = 1;
     static constexpr int num_events = 2;
     static constexpr int dimension() { return 2; }
