@@ -22,6 +22,7 @@ src=${1:-$root}
 out=${OUT:-$root/build-hostside-logs}
 mkdir -p "$out"
 [[ -f $root/.device/env.sh ]] && source "$root/.device/env.sh"
+source "$root/tests/device/round_support.sh"
 if [[ -d $root/.device/hdf5 ]]; then
   export HDF5_ROOT=$root/.device/hdf5 LD_LIBRARY_PATH=$root/.device/hdf5/lib:${LD_LIBRARY_PATH:-}
 fi
@@ -58,15 +59,7 @@ rows() { grep -v "^#" "$1"; }
 # two run at once many times over): the CUDA rows with two blocks at once, one at a time, and the
 # CPU backend's rows, compared bit for bit. Without a period column only statuses come back.
 same() {
-  cat >"$build/lorenz_2e6.json" <<JSON
-{"bifscope_study": 1, "model": {"path": "$src/resources/models/lorenz.ode"},
- "parameters": {"beta": 2.6666666666666667},
- "sweep": [{"parameter": "rho", "from": 0, "to": 50, "count": 2000},
-           {"parameter": "sigma", "from": 5, "to": 15, "count": 1000}],
- "analysis": {"kind": "map", "section": {"kind": "stroboscopic", "period": "1"},
-              "transient_sections": 0, "recorded_sections": 1, "detect_period": $1},
- "solver": {"method": "rk4", "initial_step": 0.1}, "precision": "double"}
-JSON
+  write_lorenz_map "$build/lorenz_2e6.json" "$src" 2000 1000 "$1"
   echo "-- detect_period $1"
   BIF_STREAM_BLOCKS_AT_ONCE=1 timeout 300 "$cli" run "$build/lorenz_2e6.json" --backend cuda \
     --block-systems 100000 --out "$build/one.csv" --quiet
@@ -124,7 +117,6 @@ big() {
 }
 
 if [[ $skip != *" big "* ]]; then
-  source "$root/tests/device/round_support.sh"
   write_lorenz_1e8 "$build/lorenz_1e8.json" "$src"
   if [[ -x /usr/bin/time ]]; then
     echo "| 10^8 map to HDF5             | exit | wall      | peak RSS    |" >"$out/big.log"

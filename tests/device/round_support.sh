@@ -14,16 +14,19 @@ print(r.stderr[-600:])
 PY
 }
 
-# write_lorenz_1e8 FILE SOURCE_DIR: a 10^4 x 10^4 map of the Lorenz system over rho and sigma
-# (RK4 0.1 to t = 1), the study of issue 14's 10^8-system benchmark.
-write_lorenz_1e8() {
+# write_lorenz_map FILE SOURCE_DIR RHO_COUNT SIGMA_COUNT DETECT_PERIOD: a map of the Lorenz system
+# over rho in [0, 50] and sigma in [5, 15] (RK4 0.1 to t = 1).
+write_lorenz_map() {
   cat >"$1" <<JSON
 {"bifscope_study": 1, "model": {"path": "$2/resources/models/lorenz.ode"},
  "parameters": {"beta": 2.6666666666666667},
- "sweep": [{"parameter": "rho", "from": 0, "to": 50, "count": 10000},
-           {"parameter": "sigma", "from": 5, "to": 15, "count": 10000}],
+ "sweep": [{"parameter": "rho", "from": 0, "to": 50, "count": $3},
+           {"parameter": "sigma", "from": 5, "to": 15, "count": $4}],
  "analysis": {"kind": "map", "section": {"kind": "stroboscopic", "period": "1"},
-              "transient_sections": 0, "recorded_sections": 1, "detect_period": false},
+              "transient_sections": 0, "recorded_sections": 1, "detect_period": $5},
  "solver": {"method": "rk4", "initial_step": 0.1}, "precision": "double"}
 JSON
 }
+
+# write_lorenz_1e8 FILE SOURCE_DIR: the 10^4 x 10^4 map of issue 14's 10^8-system benchmark.
+write_lorenz_1e8() { write_lorenz_map "$1" "$2" 10000 10000 false; }
