@@ -94,9 +94,10 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     // a tuning switch for measurements (tests/device/cold-code-round.sh): 0 or 1 overrides the rule
     if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)
         options.outline_math = std::string_view(forced) != "0";
-    // the same for the step loops (tests/device/compile-round-s9.sh compares the kernels): 1 compiles
-    // every loop the kernel may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and
-    // BIF_ENSEMBLE_OBSERVES_STEPS 2; BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop
+    // the same for the step loops (tests/device/compile-trade-round.sh, with
+    // BEFORE=BIFSCOPE_CUDA_EVERY_STEP_LOOP=1, compares the kernels): 1 compiles every loop the kernel
+    // may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and BIF_ENSEMBLE_OBSERVES_STEPS 2;
+    // BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop
     if (const char* every = std::getenv("BIFSCOPE_CUDA_EVERY_STEP_LOOP");
         every && std::string_view(every) == "1") {
         options.adaptive.reset();

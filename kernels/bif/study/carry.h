@@ -18,9 +18,13 @@ BIF_HD constexpr int words_of() {
 template <class T, class Real>
 BIF_HD void load_carry(const View<Real>& v, index_t system, int offset, T& value) {
     constexpr int n = words_of<T>();
+    // the words' addresses from locals: read through v inside the loop, the view's fields would be
+    // loaded again after every store (the compiler cannot tell the carry from the view)
+    const unsigned int* word = v.carry + index_t(offset) * v.stride + system;
+    const index_t stride = v.stride;
     unsigned int buffer[n];
     for (int w = 0; w < n; ++w)
-        buffer[w] = v.carry[index_t(offset + w) * v.stride + system];
+        buffer[w] = word[index_t(w) * stride];
     __builtin_memcpy(&value, buffer, sizeof(T));
 }
 
@@ -29,8 +33,10 @@ BIF_HD void store_carry(const View<Real>& v, index_t system, int offset, const T
     constexpr int n = words_of<T>();
     unsigned int buffer[n] = {};
     __builtin_memcpy(buffer, &value, sizeof(T));
+    unsigned int* word = v.carry + index_t(offset) * v.stride + system;
+    const index_t stride = v.stride;
     for (int w = 0; w < n; ++w)
-        v.carry[index_t(offset + w) * v.stride + system] = buffer[w];
+        word[index_t(w) * stride] = buffer[w];
 }
 
 } // namespace bif::ensemble

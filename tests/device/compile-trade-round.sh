@@ -1,28 +1,30 @@
 #!/usr/bin/env bash
-# The GPU round of session 9's cold-compile work (issue #10), from the repository root with .device/
-# carried:  bash tests/device/compile-round-s9.sh [SOURCE_DIR]
-# Compares the tree as it is ("after": a study's program compiles only the step loop its method
-# runs, BIF_ENSEMBLE_ADAPTIVE in kernels/bif/study/common.h, and one observed loop for a study of
-# extremes, BIF_ENSEMBLE_OBSERVES_STEPS 2 in kernels/bif/study/section_program.h) with the same tree
-# under BIFSCOPE_CUDA_EVERY_STEP_LOOP=1 ("before": every loop the kernel may choose at run time, as
-# the session 8 kernels compiled):
+# Cold compiles against kernel speed (issue #10), from the repository root with .device/ carried:
+#   bash tests/device/compile-trade-round.sh [SOURCE_DIR]
+# Compares the tree as it is ("after") with the same tree under the switches in $BEFORE ("before";
+# default BIFSCOPE_NVRTC_SPLIT_COMPILE=1, NVRTC on one thread as before session 10; session 9
+# compared BIFSCOPE_CUDA_EVERY_STEP_LOOP=1, every step loop the kernel may choose at run time):
 #   - bench_cuda_compile, cold / cached / fresh-process figures of the small models and the
-#     Hodgkin-Huxley and Keller-Miksis ones (the sections program, RKCK45 double, step observer on),
-#     the "after" figures also without a step observer, and Pleiades (28 states) after only;
-#   - the kernel benchmarks bench_cuda_lorenz (RK4: its program does not change, a control),
-#     bench_cuda_duffing and bench_cuda_mpgos (RKCK45: the loop that changes), each under both;
-#   - the one study here with a step observer, resources/studies/duffing_maxima.json (extremes
-#     between sections, 1024 transient sections whose steps now test the idle observer's flag), run
-#     by bifscope-cli on the GPU with a warm module cache, under both.
-# About 3-4 minutes after the build. Logs to $OUT; the table last.
+#     Hodgkin-Huxley and Keller-Miksis ones (the sections program, RKCK45 double, step observer on,
+#     the driver's JIT cache off), the "after" figures also without a step observer, and Pleiades
+#     (28 states) after only;
+#   - the kernel benchmarks bench_cuda_lorenz (RK4), bench_cuda_duffing and bench_cuda_mpgos
+#     (RKCK45) and bench_cuda_heavy_rhs (the Hodgkin-Huxley and Keller-Miksis kernels), each under
+#     both;
+#   - resources/studies/duffing_maxima.json (extremes between sections) run by bifscope-cli on the
+#     GPU with a warm module cache, under both: its rows must be identical.
+# About 4-5 minutes after the build. Logs to $OUT; the table last.
 set -uo pipefail
 root=$(pwd)
 src=${1:-$root}
-out=${OUT:-$root/build-compile-s9-logs}
+out=${OUT:-$root/build-compile-trade-logs}
+before_env=${BEFORE:-BIFSCOPE_NVRTC_SPLIT_COMPILE=1}
+export CUDA_CACHE_DISABLE=1
 mkdir -p "$out"
 [[ -f $root/.device/env.sh ]] && source "$root/.device/env.sh"
-build=/tmp/bifscope-compile-s9
-benches="bench_cuda_compile bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos bifscope-cli"
+build=/tmp/bifscope-compile-trade
+kernels="bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos bench_cuda_heavy_rhs"
+benches="bench_cuda_compile $kernels bifscope-cli"
 start=$SECONDS
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -35,21 +37,21 @@ bench=$build/tests/bench
 models="duffing lorenz relief hodgkin keller"
 start=$SECONDS
 for variant in before after; do
-  every=$([[ $variant == before ]] && echo 1 || echo 0)
+  switches=$([[ $variant == before ]] && echo "$before_env" || echo "BIFSCOPE_ROUND=after")
   # a fresh module cache per variant: every compile below is cold where the bench says cold
   export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache-$variant
   rm -rf "$BIFSCOPE_CUDA_CACHE_DIR"
-  BIFSCOPE_CUDA_EVERY_STEP_LOOP=$every BENCH_COMPILE_MODELS=$models timeout 120 "$bench/bench_cuda_compile" \
+  env $switches BENCH_COMPILE_MODELS=$models timeout 120 "$bench/bench_cuda_compile" \
     >"$out/compile-$variant.log" 2>&1
   echo "exit $?" >>"$out/compile-$variant.log"
-  for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do
-    BIFSCOPE_CUDA_EVERY_STEP_LOOP=$every timeout 100 "$bench/$b" >"$out/$b-$variant.log" 2>&1
+  for b in $kernels; do
+    env $switches timeout 100 "$bench/$b" >"$out/$b-$variant.log" 2>&1
     echo "exit $?" >>"$out/$b-$variant.log"
   done
   # the first run compiles (cold: its own cache), the next three are timed
   for run in 0 1 2 3; do
     t=$(date +%s%N)
-    BIFSCOPE_CUDA_EVERY_STEP_LOOP=$every timeout 60 "$build/app/bifscope-cli" run \
+    env $switches timeout 60 "$build/app/bifscope-cli" run \
       "$src/resources/studies/duffing_maxima.json" --backend cuda --quiet --out "$out/maxima-$variant.csv" \
       >>"$out/maxima-$variant.log" 2>&1
     rc=$?
@@ -67,7 +69,7 @@ echo "exit $?" >>"$out/compile-pleiades.log"
 echo "runs took $((SECONDS - start)) s" >>"$out/build.log"
 
 {
-  echo "== build"
+  echo "== build (before: $before_env)"
   cat "$out/build.log"
   echo "== cold compiles (bench_cuda_compile, sections program RKCK45 double, step observer on)"
   for variant in before after; do
@@ -82,9 +84,9 @@ echo "runs took $((SECONDS - start)) s" >>"$out/build.log"
     grep -E "^run|identical|DIFFERENT" "$out/maxima-$variant.log" | sed "s/^/$variant  /"
   done
   echo "== kernels (ratio = hand-written / Bifscope)"
-  for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do
+  for b in $kernels; do
     for variant in before after; do
-      grep -E "ratio|median|FAILED|exit [^0]" "$out/$b-$variant.log" | sed "s/^/$variant  $b: /"
+      grep -E "ratio|median|kernel .* ms|advance kernel|FAILED|exit [^0]" "$out/$b-$variant.log" | sed "s/^/$variant  $b: /"
     done
   done
 } | tee "$out/summary.log"
