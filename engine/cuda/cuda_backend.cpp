@@ -94,6 +94,23 @@ class CudaBackend : public study::Backend {
         return true;
     }
 
+    // Blocks per multiprocessor from the kernel's register bound (without one, as ptxas allocates the
+    // quick build's registers: assumed 2), ensemble_threads each, over the GPUs of the run.
+    std::size_t parallel_systems(const study::ResolvedStudy& study) const override {
+        if (!availability().available) return 0;
+        try {
+            const ModulePlan plan = plan_modules(study);
+            const std::size_t per_multiprocessor =
+                std::size_t(plan.min_blocks > 0 ? plan.min_blocks : 2) * std::size_t(ensemble_threads);
+            std::size_t systems = 0;
+            for (const DeviceInfo& d : plan.devices)
+                systems += std::size_t(d.multiprocessors) * per_multiprocessor;
+            return systems;
+        } catch (const std::exception&) {
+            return 0; // run() reports it
+        }
+    }
+
     // NVRTC cannot be interrupted: the compile runs on a thread of its own that fills the cache
     // even after a cancel, which returns at once (a later run of the same model then finds it).
     void prepare(const study::ResolvedStudy& study, study::RunControl& control) override {
@@ -230,6 +247,7 @@ class CudaBackend : public study::Backend {
     struct ModulePlan {
         std::vector<DeviceInfo> devices;
         codegen::Precision precision = codegen::Precision::Double;
+        int min_blocks = 0; // the kernel's register bound (0: none)
         CompileRequest request;
         std::vector<Target> targets;
     };
@@ -257,6 +275,7 @@ class CudaBackend : public study::Backend {
         plan.request = ensemble_request(study, plan.precision, ensemble::SpecStorage(study).program(),
                                         options_.quick_compile ? 0 : min_blocks);
         if (options_.quick_compile) plan.request.extra_options = {"--Ofast-compile=max"};
+        plan.min_blocks = options_.quick_compile ? 0 : min_blocks;
         const ModuleCompiler compiler;
         for (const DeviceInfo& d : plan.devices) {
             const Target target = compiler.target_for(d);

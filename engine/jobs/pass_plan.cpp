@@ -71,8 +71,8 @@ bool allows_passes(const study::ResolvedStudy& study) {
     return false;
 }
 
-std::size_t block_limit(std::size_t systems) {
-    return std::max<std::size_t>(4096, systems / 16);
+std::size_t block_limit(std::size_t systems, std::size_t parallel_width) {
+    return std::max<std::size_t>({4096, systems / 16, 2 * parallel_width});
 }
 
 PassPlan single_block_plan(const study::ResolvedStudy& study) {
@@ -115,12 +115,18 @@ PassPlan basins_plan(const study::ResolvedStudy& study) {
 }
 
 PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block) {
+    return plan_passes(study, first_block, 0);
+}
+
+PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block, std::size_t parallel_width) {
     if (study.study.analysis == study::AnalysisKind::Basins) return basins_plan(study);
     const std::size_t total = study.system_count();
-    if (!allows_passes(study) || total < smallest_progressive_grid) return single_block_plan(study);
+    if (!allows_passes(study) || total < smallest_progressive_grid ||
+        (parallel_width > 0 && total <= 2 * parallel_width))
+        return single_block_plan(study);
     PassPlan plan;
-    const std::size_t limit = block_limit(total);
-    std::size_t next_size = std::clamp<std::size_t>(first_block, 1, limit);
+    const std::size_t limit = block_limit(total, parallel_width);
+    std::size_t next_size = std::clamp<std::size_t>(std::max(first_block, parallel_width), 1, limit);
     const int coarsest = coarsest_stride(study.grid);
     plan.pass_count = 0;
     for (int s = coarsest; s >= 1; s /= 2)

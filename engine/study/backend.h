@@ -108,6 +108,11 @@ class Backend {
     // A backend of the same kind whose code compiles in a fraction of the time (and runs slower), for
     // the preview passes of a job while this one compiles; null when there is none.
     virtual std::shared_ptr<Backend> quick_stand_in() { return nullptr; }
+    // How many of this study's systems the backend runs side by side in the time of one (the
+    // resident threads of a GPU kernel, over every GPU it would use); 0 where each system has a thread
+    // of the run to itself (the CPU). A progressive job sizes its blocks by it: on a GPU a pass of
+    // fewer systems costs as much as one of that many.
+    virtual std::size_t parallel_systems(const ResolvedStudy&) const { return 0; }
     // Does ahead of time what every first run would pay for (loading a driver, creating device
     // contexts), so that an application can call it on a worker thread at start-up.
     virtual void warm_up() {}

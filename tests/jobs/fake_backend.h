@@ -26,6 +26,7 @@ class FakeBackend : public study::Backend {
     bool ready(const study::ResolvedStudy&) const override { return compile_time.count() == 0 || compiled; }
     void prepare(const study::ResolvedStudy&, study::RunControl& control) override;
     std::shared_ptr<study::Backend> quick_stand_in() override { return quick; }
+    std::size_t parallel_systems(const study::ResolvedStudy&) const override { return width; }
 
     bool throw_on_run = false;
     std::atomic<int> runs{0};
@@ -33,6 +34,7 @@ class FakeBackend : public study::Backend {
     std::atomic<bool> compiled{false};
     double offset = 0.0; // added to every value: tells a stand-in's values from the real ones
     std::shared_ptr<study::Backend> quick; // what quick_stand_in() offers
+    std::size_t width = 0;                 // what parallel_systems() says: 0 as a CPU, or a GPU's width
     // The smallest and largest run size a block of this backend was told (ResolvedStudy::run_system_count,
     // or its own system count for a whole run)
     std::atomic<std::size_t> smallest_run_size{~std::size_t(0)}, largest_run_size{0};

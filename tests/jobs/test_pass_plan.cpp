@@ -31,7 +31,7 @@ std::vector<std::set<std::size_t>> passes_by_definition(const study::SweepGrid& 
     return passes;
 }
 
-void check_plan_covers(const jobs::PassPlan& plan, const study::ResolvedStudy& s) {
+void check_plan_covers(const jobs::PassPlan& plan, const study::ResolvedStudy& s, std::size_t width = 0) {
     const auto expected = passes_by_definition(s.grid, plan.pass_count);
     std::vector<std::set<std::size_t>> seen(static_cast<std::size_t>(plan.pass_count));
     std::vector<int> times_seen(s.system_count(), 0);
@@ -41,7 +41,7 @@ void check_plan_covers(const jobs::PassPlan& plan, const study::ResolvedStudy& s
         last_pass = block.pass;
         CHECK(block.stride == 1 << (plan.pass_count - 1 - block.pass));
         CHECK(std::is_sorted(block.systems.begin(), block.systems.end()));
-        CHECK(block.systems.size() <= jobs::block_limit(s.system_count()));
+        CHECK(block.systems.size() <= jobs::block_limit(s.system_count(), width));
         for (std::size_t system : block.systems) {
             ++times_seen[system];
             seen[std::size_t(block.pass)].insert(system);
@@ -220,4 +220,42 @@ TEST_CASE("blocks start small, double up to the limit and spread over the grid",
     const auto& first = plan.blocks[0].systems;
     CHECK(first.front() / 300 == 0);
     CHECK(first.back() / 300 > 200);
+}
+
+TEST_CASE("on a GPU's width, blocks hold a width of systems and a small grid runs in one pass",
+          "[jobs][passes]") {
+    const auto s = test::duffing_map(300, 300, 4); // 90000 systems; passes of 1444, 4181, 16875, 67500
+    SECTION("a grid of up to twice the width: one pass, one block") {
+        for (std::size_t width : {45000, 90000, 1000000}) {
+            const auto plan = jobs::plan_passes(*s, 16, width);
+            CHECK(plan.pass_count == 1);
+            REQUIRE(plan.blocks.size() == 1);
+            CHECK(plan.blocks[0].systems.size() == 90000);
+        }
+    }
+    SECTION("wider than a pass: the pass in one block; the last pass in blocks of at least the width") {
+        const std::size_t width = 20000;
+        const auto plan = jobs::plan_passes(*s, 16, width);
+        REQUIRE(plan.pass_count == 4);
+        std::vector<std::size_t> sizes;
+        for (const auto& block : plan.blocks)
+            sizes.push_back(block.systems.size());
+        CHECK(sizes == std::vector<std::size_t>{1444, 4181, 16875, 40000, 27500});
+        check_plan_covers(plan, *s, width);
+    }
+    SECTION("narrower than a pass: no block of a pass is smaller than the width but its last") {
+        const std::size_t width = 1000;
+        const auto plan = jobs::plan_passes(*s, 16, width);
+        for (std::size_t b = 0; b + 1 < plan.blocks.size(); ++b)
+            if (plan.blocks[b + 1].pass == plan.blocks[b].pass) CHECK(plan.blocks[b].systems.size() >= width);
+        CHECK(plan.blocks[0].systems.size() == width);
+        check_plan_covers(plan, *s, width);
+    }
+    SECTION("a CPU (width 0) plans as before") {
+        const auto cpu = jobs::plan_passes(*s, 16, 0);
+        const auto before = jobs::plan_passes(*s, 16);
+        REQUIRE(cpu.blocks.size() == before.blocks.size());
+        CHECK(cpu.blocks[0].systems == before.blocks[0].systems);
+        CHECK(cpu.blocks[0].systems.size() == 16);
+    }
 }

@@ -142,3 +142,20 @@ TEST_CASE("every block of a progressive run is told the run's size", "[jobs][sta
     CHECK(selected->largest_run_size == 300);
     CHECK(stand_in->smallest_run_size == 300);
 }
+
+TEST_CASE("a backend as wide as the grid runs a progressive job in one block", "[jobs][stand-in]") {
+    auto gpu = std::make_shared<test::FakeBackend>("cuda", true, 0us);
+    auto narrow = std::make_shared<test::FakeBackend>("cpu", true, 0us);
+    gpu->width = 1000; // 200 systems cost it what one does: coarse passes would only add launches
+    Blocks wide_blocks, narrow_blocks;
+    auto wide_job = submit_with_stand_in(gpu, nullptr, wide_blocks, 200);
+    auto narrow_job = submit_with_stand_in(narrow, nullptr, narrow_blocks, 200);
+    REQUIRE(wide_job->wait_for(10s));
+    REQUIRE(narrow_job->wait_for(10s));
+    REQUIRE(wide_job->state() == jobs::JobState::Succeeded);
+    CHECK(wide_blocks.size() == 1);
+    CHECK(gpu->runs == 1);
+    CHECK(narrow_blocks.size() > 4); // the CPU's blocks: four passes, the first ones small
+    for (std::size_t i = 0; i < 200; ++i)
+        CHECK(wide_job->result()->points.value(i, 1, 0) == narrow_job->result()->points.value(i, 1, 0));
+}
