@@ -22,7 +22,8 @@ skip=" ${SKIP:-} "
 start=$SECONDS
 tests="test_cuda_gpu test_cuda_gpu_models test_cuda_backend test_cuda_multi_gpu test_cuda_render_kernels
   test_cuda_lane_plan test_cuda_chunks"
-benches="bench_cuda_logistic bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos"
+benches="bench_cuda_logistic bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos bench_cuda_heavy_rhs
+  bench_cuda_progressive"
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBIFSCOPE_GUI=OFF -DBIFSCOPE_SANITIZE=OFF \
@@ -56,6 +57,6 @@ echo "== tests"; cat "$out/tests.log" 2>/dev/null
 grep -h -E "test cases|FAILED|SKIPPED|misses" "$out"/test_cuda_*.log 2>/dev/null | head -20
 grep -h -E "ms|passed" "$out/render_timing.log" 2>/dev/null | head -6
 echo "== benchmarks"
-grep -h -E "^logistic|ratio hand|end to end|exit [^0]" "$out"/bench_cuda_*.log | cut -c1-160 | head -14
+grep -h -E "^logistic|ratio hand|end to end|kernel .* ms \||complete|exit [^0]" "$out"/bench_cuda_*.log | cut -c1-170 | head -30
 echo "== big run"; grep -E "exit|wall" "$out/big-run.log" 2>/dev/null
 echo "round took $((SECONDS - start)) s"
