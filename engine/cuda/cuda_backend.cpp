@@ -99,7 +99,7 @@ class CudaBackend : public study::Backend {
     std::size_t parallel_systems(const study::ResolvedStudy& study) const override {
         if (!availability().available) return 0;
         try {
-            const ModulePlan plan = plan_modules(study);
+            const LaunchPlan plan = plan_launch(study);
             const std::size_t per_multiprocessor =
                 std::size_t(plan.min_blocks > 0 ? plan.min_blocks : 2) * std::size_t(ensemble_threads);
             std::size_t systems = 0;
@@ -244,16 +244,19 @@ class CudaBackend : public study::Backend {
     // What a run compiles: the devices it uses, its precision, and one request for all of them
     // (the register bound is sized for the whole run, so that every progressive pass of it shares
     // one module), with the distinct targets of those devices.
-    struct ModulePlan {
+    struct LaunchPlan {
         std::vector<DeviceInfo> devices;
         codegen::Precision precision = codegen::Precision::Double;
         int min_blocks = 0; // the kernel's register bound (0: none)
+    };
+    struct ModulePlan : LaunchPlan {
         CompileRequest request;
         std::vector<Target> targets;
     };
 
-    ModulePlan plan_modules(const study::ResolvedStudy& study) const {
-        ModulePlan plan;
+    // The devices, precision and register bound of a run, without generating its code.
+    LaunchPlan plan_launch(const study::ResolvedStudy& study) const {
+        LaunchPlan plan;
         try {
             plan.devices = select_devices(list_devices(),
                                           study.study.gpus.empty() ? options_.devices : study.study.gpus);
@@ -268,14 +271,20 @@ class CudaBackend : public study::Backend {
             study.run_system_count > 0 ? study.run_system_count : study.system_count();
         // sized for the whole run on one GPU, however many run it: one module (and one cache entry)
         // for any choice of GPUs, so that a run on several gives bit for bit what one GPU gives
-        const int min_blocks = options_.min_blocks != ensemble_min_blocks_default
-                                   ? options_.min_blocks
-                                   : ensemble_min_blocks(plan.precision, int(study.model->num_states()),
-                                                         run_systems, plan.devices.front().multiprocessors);
-        plan.request = ensemble_request(study, plan.precision, ensemble::SpecStorage(study).program(),
-                                        options_.quick_compile ? 0 : min_blocks);
+        plan.min_blocks = options_.quick_compile ? 0
+                          : options_.min_blocks != ensemble_min_blocks_default
+                              ? options_.min_blocks
+                              : ensemble_min_blocks(plan.precision, int(study.model->num_states()),
+                                                    run_systems, plan.devices.front().multiprocessors);
+        return plan;
+    }
+
+    ModulePlan plan_modules(const study::ResolvedStudy& study) const {
+        ModulePlan plan;
+        static_cast<LaunchPlan&>(plan) = plan_launch(study);
+        plan.request =
+            ensemble_request(study, plan.precision, ensemble::SpecStorage(study).program(), plan.min_blocks);
         if (options_.quick_compile) plan.request.extra_options = {"--Ofast-compile=max"};
-        plan.min_blocks = options_.quick_compile ? 0 : min_blocks;
         const ModuleCompiler compiler;
         for (const DeviceInfo& d : plan.devices) {
             const Target target = compiler.target_for(d);

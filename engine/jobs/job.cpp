@@ -114,12 +114,12 @@ void Job::Shared::finish(JobState final_state, std::shared_ptr<const study::Resu
 study::Result Job::Shared::run_on(study::Backend& backend, study::RunControl& control) {
     if (!options.keep_result) return run_streamed(backend, control);
     if (!options.progressive && !options.on_block) return backend.run(*study, control);
-    // One system per thread first: the first pixels come as soon as one system can. On a GPU, a
-    // GPU's width of systems first (fewer would take as long).
-    const std::size_t width = options.progressive ? backend.parallel_systems(*study) : 0;
-    const std::size_t first_block = width > 0 ? width : std::clamp<std::size_t>(control.threads(), 2, 64);
-    const PassPlan plan =
-        options.progressive ? plan_passes(*study, first_block, width) : single_block_plan(*study);
+    // One system per thread first: the first pixels come as soon as one system can (on a GPU, as
+    // soon as a GPU's width of them can: plan_passes).
+    const std::size_t first_block = std::clamp<std::size_t>(control.threads(), 2, 64);
+    const PassPlan plan = options.progressive
+                              ? plan_passes(*study, first_block, backend.parallel_systems(*study))
+                              : single_block_plan(*study);
     PassRunSetup setup;
     setup.backend = &backend;
     // A quicker build of the same backend (GPU code compiled for speed of compiling) previews sooner

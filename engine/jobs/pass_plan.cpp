@@ -114,10 +114,6 @@ PassPlan basins_plan(const study::ResolvedStudy& study) {
     return plan;
 }
 
-PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block) {
-    return plan_passes(study, first_block, 0);
-}
-
 PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block, std::size_t parallel_width) {
     if (study.study.analysis == study::AnalysisKind::Basins) return basins_plan(study);
     const std::size_t total = study.system_count();

@@ -47,13 +47,12 @@ bool allows_passes(const study::ResolvedStudy& study);
 
 // The progressive plan, or one pass with one block holding every system when it does not allow
 // passes or its grid is too small.
-PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block = default_first_block);
-
 // With `parallel_width` (Backend::parallel_systems: a GPU, which runs that many systems in the time of
 // one), no block is smaller than the width unless its pass is, and a grid of at most twice the width
 // runs in one pass: its coarse passes would cost a GPU what the whole grid does (the MPGOS diagram,
 // 46080 systems on an H100, took 3.6 s in passes of blocks sized for CPU threads, 0.23 s in one).
-PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block, std::size_t parallel_width);
+PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block = default_first_block,
+                     std::size_t parallel_width = 0);
 
 // One pass, one block holding every system: what a job that is not progressive publishes.
 PassPlan single_block_plan(const study::ResolvedStudy& study);
