@@ -4,11 +4,13 @@
 // through the engine's job API, compared cell by cell).
 #include "engine/jobs/installed_backends.h"
 #include "engine/jobs/job.h"
+#include "engine/jobs/result_merge.h"
 #include "gui_test_support.h"
 #include "plot_test_studies.h"
 #include "ui/plot/result_figure.h"
 #include "ui/plot/zoomed_study.h"
 #include "ui/run/study_runner.h"
+#include "ui/tiles/tile_batch.h"
 #include "ui/tiles/tile_cache.h"
 #include "ui/tiles/tile_grid.h"
 #include "ui/tiles/tile_mosaic.h"
@@ -107,6 +109,114 @@ TEST_CASE("a pan by one tile width reuses every tile but one column", "[tiles][g
     for (int i = 0; i < 15; ++i) // points 16..30; point 31 lies past the first study's end
         CHECK(xs[i] == Approx(first->grid.values(0)[16 + i]).epsilon(1e-12));
     CHECK(tile->grid.values(1).back() == Approx(first->grid.values(1)[15]).epsilon(1e-12));
+
+    // A rectangle of tiles holds each tile's own values, bit for bit (the lattice's, not an
+    // interpolation between the rectangle's ends).
+    const auto rect = grid.rectStudy({3, 2, -1, 4, 3, 2});
+    REQUIRE(rect->grid.system_count() == 48 * 32);
+    for (std::int64_t t = 0; t < 3; ++t) {
+        const auto one = grid.tileStudy({grid.identity(), 3, 2, t - 1, 5, 16});
+        for (std::size_t i = 0; i < 16; ++i) {
+            CHECK(rect->grid.values(0)[std::size_t(t) * 16 + i] == one->grid.values(0)[i]);
+            CHECK(rect->grid.values(1)[16 + i] == one->grid.values(1)[i]);
+        }
+    }
+    CHECK(rect->study.sweep[0].from == rect->grid.values(0).front());
+    CHECK(rect->study.sweep[1].to == rect->grid.values(1).back());
+    CHECK(rect->study.sweep[0].count == 48);
+}
+
+TEST_CASE("a batch grows to the rectangle of queued tiles around its seed", "[tiles][batch]") {
+    const auto key = [](std::int64_t ix, std::int64_t iy) { return TileKey{"s", 1, 1, ix, iy, 16}; };
+    std::deque<TileKey> queued;
+    for (std::int64_t iy = 0; iy < 3; ++iy)
+        for (std::int64_t ix = 0; ix < 4; ++ix)
+            queued.push_back(key(ix, iy));
+    // Nothing cached: the whole view is one rectangle, whichever tile seeds it.
+    const auto all = tiles::TileBatch::grow(key(1, 1), queued, 100);
+    CHECK(all.rect() == tiles::TileRect{1, 1, 0, 0, 4, 3});
+    CHECK(all.keys().size() == 12);
+    CHECK(all.keys().front() == queued.front()); // the queue's order
+    // A bound of 6 tiles: a rectangle of at most 6, all of them queued, holding the seed.
+    const auto bounded = tiles::TileBatch::grow(key(2, 1), queued, 6);
+    CHECK(bounded.rect().tiles() <= 6);
+    CHECK(bounded.rect().tiles() >= 4);
+    CHECK(bounded.holds(key(2, 1)));
+    CHECK(bounded.keys().size() == bounded.rect().tiles());
+    // The two middle tiles cached: no rectangle holds a cached tile, so the seed's strip runs alone.
+    std::erase_if(queued, [&](const TileKey& k) { return k == key(1, 1) || k == key(2, 1); });
+    const auto strip = tiles::TileBatch::grow(key(0, 1), queued, 100);
+    CHECK(strip.rect() == tiles::TileRect{1, 1, 0, 0, 1, 3});
+    for (const TileKey& k : strip.keys())
+        CHECK(std::find(queued.begin(), queued.end(), k) != queued.end());
+    // Another study's or another size's tile is never in a batch.
+    CHECK_FALSE(all.holds(TileKey{"t", 1, 1, 0, 0, 16}));
+    CHECK_FALSE(all.holds(TileKey{"s", 1, 1, 0, 0, 32}));
+    CHECK_FALSE(all.holds(TileKey{"s", 2, 1, 0, 0, 16}));
+}
+
+TEST_CASE("a batch's result split into tiles equals each tile run alone, bit for bit", "[tiles][batch]") {
+    const auto first = quick_map(31, 41);
+    const tiles::TileGrid grid(*first, 8);
+    std::deque<TileKey> queued;
+    for (std::int64_t iy = 2; iy < 4; ++iy)
+        for (std::int64_t ix = 1; ix < 4; ++ix)
+            queued.push_back({grid.identity(), 2, 1, ix, iy, 8});
+    const auto batch = tiles::TileBatch::grow(queued.front(), queued, 100);
+    REQUIRE(batch.rect().tiles() == 6);
+    const auto installed = jobs::installed_backends();
+    const auto run = [&](std::shared_ptr<const study::ResolvedStudy> s) {
+        auto job = jobs::submit(installed, std::move(s));
+        job->wait();
+        REQUIRE(job->state() == jobs::JobState::Succeeded);
+        return job->result();
+    };
+    const auto whole = run(grid.rectStudy(batch.rect()));
+    const auto tiles = batch.split(*whole);
+    REQUIRE(tiles.size() == 6);
+    std::size_t periodic = 0;
+    for (const auto& [key, tile] : tiles) {
+        REQUIRE(batch.holds(key));
+        const auto alone = run(grid.tileStudy(key));
+        REQUIRE(tile->system_count == alone->system_count);
+        CHECK(tile->status == alone->status);
+        for (std::size_t a = 0; a < 2; ++a)
+            CHECK(tile->axes[a].values == alone->axes[a].values);
+        const auto* want = alone->scalar("period");
+        const auto* got = tile->scalar("period");
+        REQUIRE(want);
+        REQUIRE(got);
+        for (std::size_t s = 0; s < want->values.size(); ++s) {
+            if (want->values[s] > 0) ++periodic;
+            CHECK((got->values[s] == want->values[s] ||
+                   (std::isnan(got->values[s]) && std::isnan(want->values[s]))));
+        }
+    }
+    CHECK(periodic > 6 * 64 / 4);
+
+    // A block of the batch: each of its systems lands in its own tile, at its index there.
+    jobs::ResultBlock block;
+    std::vector<std::size_t> rows;
+    for (std::size_t s = 0; s < whole->system_count; s += 5)
+        rows.push_back(s);
+    block.result = std::make_shared<const study::Result>(jobs::gather_rows(*whole, rows));
+    block.systems = rows;
+    block.pass = 1;
+    block.stride = 2;
+    std::size_t placed = 0;
+    for (const auto& [key, part] : batch.split(block)) {
+        CHECK(part->pass == 1);
+        CHECK(part->stride == 2);
+        CHECK(std::is_sorted(part->systems.begin(), part->systems.end()));
+        const auto& tile =
+            *std::find_if(tiles.begin(), tiles.end(), [&](const auto& t) { return t.first == key; })->second;
+        for (std::size_t i = 0; i < part->systems.size(); ++i) {
+            CHECK(part->result->axes[0].values[i] == tile.axes[0].values[part->systems[i]]);
+            CHECK(part->result->axes[1].values[i] == tile.axes[1].values[part->systems[i]]);
+        }
+        placed += part->systems.size();
+    }
+    CHECK(placed == rows.size());
 }
 
 TEST_CASE("the tile cache evicts the least recently used tile past its memory bound", "[tiles][cache]") {
@@ -127,18 +237,19 @@ TEST_CASE("the tile cache evicts the least recently used tile past its memory bo
     CHECK(cache.find(b) == nullptr);
 }
 
-TEST_CASE("tiles run once: a pan back is served from the cache, a tile the view left is cancelled",
+TEST_CASE("tiles run once: a pan back is served from the cache, a batch the view left is cancelled",
           "[tiles][scheduler]") {
     const auto first = quick_map(31, 41);
     const tiles::TileGrid grid(*first, 16);
     ui::StudyRunner runner;
     tiles::TileCache cache;
     tiles::TileScheduler scheduler(runner, cache);
-    const auto study_of = [&grid](const TileKey& key) { return grid.tileStudy(key); };
+    const auto study_of = [&grid](const tiles::TileRect& rect) { return grid.rectStudy(rect); };
     std::vector<std::pair<TileKey, bool>> done; // key, from the cache
     QObject::connect(&scheduler, &tiles::TileScheduler::tileDone,
                      [&](const TileKey& key, std::shared_ptr<const study::Result> r, bool cached) {
                          CHECK(r->info.complete);
+                         CHECK(r->system_count == 256);
                          done.emplace_back(key, cached);
                      });
 
@@ -146,36 +257,45 @@ TEST_CASE("tiles run once: a pan back is served from the cache, a tile the view 
     const auto home = grid.keys(range_of(x0, x0 + 0.24, y0, y0 + 0.10), QSize(24, 10)); // 2 x 1 tiles
     const auto panned = grid.keys(range_of(x0 + 0.16, x0 + 0.40, y0, y0 + 0.10), QSize(24, 10));
     REQUIRE(home.size() == 2);
-    scheduler.request(home, study_of);
+    scheduler.request(home, study_of); // both tiles in one batch
+    CHECK(scheduler.tilesInFlight().size() == 2);
     REQUIRE(test::wait_until([&] { return scheduler.idle(); }, 120000));
-    CHECK(scheduler.submitted() == 2);
+    CHECK(scheduler.submitted() == 1);
     CHECK(cache.size() == 2);
+    CHECK(done.size() == 2);
 
     scheduler.request(panned, study_of); // one new column of one tile
     REQUIRE(test::wait_until([&] { return scheduler.idle(); }, 120000));
-    CHECK(scheduler.submitted() == 3);
+    CHECK(scheduler.submitted() == 2);
+    CHECK(cache.size() == 3);
 
     // Back home: both tiles delivered before request() returns, from the cache, with no job.
     done.clear();
     scheduler.request(home, study_of);
     CHECK(scheduler.idle());
-    CHECK(scheduler.submitted() == 3);
+    CHECK(scheduler.submitted() == 2);
     REQUIRE(done.size() == 2);
     CHECK(done[0].second);
     CHECK(done[1].second);
     CHECK(as_set({done[0].first, done[1].first}) == as_set(home));
 
-    // Far away at a finer level: its first tile starts; the view then moves elsewhere, so that job
-    // is cancelled, and the tile is neither delivered nor cached.
+    // Far away at a finer level: its tiles start as one batch. A view that still wants most of them
+    // keeps that batch running; one that wants none of them cancels it, and none of its tiles is
+    // delivered or cached.
     QSignalSpy finished(&runner, &ui::StudyRunner::finished);
     const auto far = grid.keys(range_of(0.3, 0.34, 0.4, 0.44), QSize(64, 64));
+    REQUIRE(far.size() > 4);
     scheduler.request(far, study_of);
     REQUIRE(scheduler.runInFlight());
     const quint64 left_run = *scheduler.runInFlight();
-    const TileKey left_tile = *scheduler.tileInFlight();
+    const std::vector<TileKey> left_tiles = scheduler.tilesInFlight();
+    CHECK(as_set(left_tiles) == as_set(far));
+    scheduler.request({far.begin(), far.end() - 1}, study_of);
+    CHECK(scheduler.runInFlight() == left_run);
+    CHECK(scheduler.queued() == 0);
     done.clear();
     scheduler.request(home, study_of);
-    CHECK(scheduler.tileInFlight() != left_tile);
+    CHECK(scheduler.tilesInFlight().empty());
     REQUIRE(test::wait_until(
         [&] {
             for (const auto& args : finished)
@@ -186,10 +306,12 @@ TEST_CASE("tiles run once: a pan back is served from the cache, a tile the view 
     for (const auto& args : finished)
         if (args.at(0).value<quint64>() == left_run)
             CHECK(args.at(1).value<jobs::JobState>() == jobs::JobState::Cancelled);
-    CHECK_FALSE(cache.contains(left_tile));
-    for (const auto& [key, cached] : done)
-        CHECK(key != left_tile);
-    CHECK(scheduler.submitted() == 4);
+    for (const TileKey& left : left_tiles) {
+        CHECK_FALSE(cache.contains(left));
+        for (const auto& [key, cached] : done)
+            CHECK(key != left);
+    }
+    CHECK(scheduler.submitted() == 3);
 }
 
 TEST_CASE("a tiled map, once complete, equals a whole-view run of the same study",

@@ -80,32 +80,33 @@ std::vector<TileKey> TileGrid::keys(const plot::PlotRange& range, QSize pixels) 
     return keys;
 }
 
-study::SweepAxis TileGrid::tileSweep(int axis, int level, std::int64_t first_tile, std::int64_t tiles) const {
+std::vector<double> TileGrid::latticeValues(int axis, int level, std::int64_t first_tile,
+                                            std::int64_t tiles) const {
     const Lattice& l = lattice_[axis];
     const double dx = spacing(axis, level);
-    const std::int64_t k0 = first_tile * cells_, k1 = (first_tile + tiles) * cells_ - 1;
-    const auto value = [&](std::int64_t k) {
-        const double d = l.origin + double(k) * dx;
-        return l.log ? std::pow(10.0, d) : d;
-    };
-    study::SweepAxis s = l.axis;
-    s.from = value(k0);
-    s.to = value(k1);
-    s.count = int(k1 - k0 + 1);
-    return s;
+    std::vector<double> values(std::size_t(tiles * cells_));
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double d = l.origin + double(first_tile * cells_ + std::int64_t(i)) * dx;
+        values[i] = l.log ? std::pow(10.0, d) : d;
+    }
+    return values;
 }
 
-std::shared_ptr<const study::ResolvedStudy> TileGrid::restricted(const study::SweepAxis& x,
-                                                                 const study::SweepAxis& y) const {
+std::shared_ptr<const study::ResolvedStudy> TileGrid::rectStudy(const TileRect& rect) const {
     auto s = std::make_shared<study::ResolvedStudy>(*first_);
-    s->study.sweep = {x, y};
-    s->grid = study::SweepGrid({study::axis_values(x), study::axis_values(y)});
+    std::vector<double> values[2] = {latticeValues(0, rect.level_x, rect.ix0, rect.nx),
+                                     latticeValues(1, rect.level_y, rect.iy0, rect.ny)};
+    for (int a = 0; a < 2; ++a) {
+        // The study's own description of its axis (its ends and count), for what shows it or saves it.
+        study::SweepAxis& axis = s->study.sweep[a];
+        axis = lattice_[a].axis;
+        axis.from = values[a].front();
+        axis.to = values[a].back();
+        axis.count = int(values[a].size());
+    }
+    s->grid = study::SweepGrid({std::move(values[0]), std::move(values[1])});
     s->run_system_count = 0;
     return s;
-}
-
-std::shared_ptr<const study::ResolvedStudy> TileGrid::tileStudy(const TileKey& key) const {
-    return restricted(tileSweep(0, key.level_x, key.ix), tileSweep(1, key.level_y, key.iy));
 }
 
 } // namespace bif::tiles

@@ -22,13 +22,29 @@
 namespace bif::tiles {
 
 // One tile: which study, its level and position on the lattice. The parameter ranges and the
-// resolution follow from these (TileGrid::tileSweep); equal keys mean the same sub-study.
+// resolution follow from these (TileGrid::tileStudy); equal keys mean the same sub-study.
 struct TileKey {
     std::string study; // TileGrid::identity()
     int level_x = 0, level_y = 0;
     std::int64_t ix = 0, iy = 0;
     int cells = 0; // grid points per side
     auto operator<=>(const TileKey&) const = default;
+};
+
+// A rectangle of tiles of one level, run as one sub-study (a batch) or shown as one (a cover):
+// tiles ix0 .. ix0+nx-1 along x and iy0 .. iy0+ny-1 along y.
+struct TileRect {
+    int level_x = 0, level_y = 0;
+    std::int64_t ix0 = 0, iy0 = 0;
+    std::int64_t nx = 1, ny = 1;
+
+    static TileRect of(const TileKey& key) { return {key.level_x, key.level_y, key.ix, key.iy, 1, 1}; }
+    bool contains(const TileKey& key) const {
+        return key.level_x == level_x && key.level_y == level_y && key.ix >= ix0 && key.ix < ix0 + nx &&
+               key.iy >= iy0 && key.iy < iy0 + ny;
+    }
+    std::size_t tiles() const { return std::size_t(nx * ny); }
+    bool operator==(const TileRect&) const = default;
 };
 
 class TileGrid {
@@ -45,14 +61,15 @@ class TileGrid {
     // The tiles covering `range` drawn at `pixels`, the one nearest the view's centre first, then
     // outwards (the order to compute them in).
     std::vector<TileKey> keys(const plot::PlotRange& range, QSize pixels) const;
-    // The sweep axis (0: x, 1: y) of a tile's sub-study, or of `tiles` consecutive tiles from
-    // `first_tile` (the union of several tiles).
-    study::SweepAxis tileSweep(int axis, int level, std::int64_t first_tile, std::int64_t tiles = 1) const;
-    // The study restricted to these two sweep axes: the same model, settings and formulas, only the
-    // grid changed (so no file is read again and no name is resolved again).
-    std::shared_ptr<const study::ResolvedStudy> restricted(const study::SweepAxis& x,
-                                                           const study::SweepAxis& y) const;
-    std::shared_ptr<const study::ResolvedStudy> tileStudy(const TileKey& key) const;
+    // The study of a rectangle of tiles: the same model, settings and formulas, only the grid changed
+    // (so no file is read again and no name is resolved again). Its swept values are the lattice's
+    // own, origin + k * dx, not an interpolation between the rectangle's ends: a grid point has the
+    // very same value in every rectangle that holds it, so a tile computed alone, in a batch or as
+    // part of a cover gives the same numbers bit for bit.
+    std::shared_ptr<const study::ResolvedStudy> rectStudy(const TileRect& rect) const;
+    std::shared_ptr<const study::ResolvedStudy> tileStudy(const TileKey& key) const {
+        return rectStudy(TileRect::of(key));
+    }
 
   private:
     struct Lattice {
@@ -62,6 +79,8 @@ class TileGrid {
         bool log = false;
     };
     double spacing(int axis, int level) const;
+    // The lattice values of `tiles` consecutive tiles from `first_tile` along one axis.
+    std::vector<double> latticeValues(int axis, int level, std::int64_t first_tile, std::int64_t tiles) const;
 
     std::shared_ptr<const study::ResolvedStudy> first_;
     Lattice lattice_[2];

@@ -19,8 +19,7 @@ TileMosaic::TileMosaic(const TileGrid& grid, const std::vector<TileKey>& keys)
     }
     tiles_x_ = ix1 - ix0_ + 1;
     const int lx = keys_.empty() ? 0 : keys_.front().level_x, ly = keys_.empty() ? 0 : keys_.front().level_y;
-    cover_ =
-        grid.restricted(grid.tileSweep(0, lx, ix0_, tiles_x_), grid.tileSweep(1, ly, iy0_, iy1 - iy0_ + 1));
+    cover_ = grid.rectStudy({lx, ly, ix0_, iy0_, tiles_x_, iy1 - iy0_ + 1});
     whole_ = study::allocate_result(*cover_);
     whole_.info.complete = false;
 }

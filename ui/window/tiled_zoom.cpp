@@ -44,7 +44,7 @@ void TiledZoom::show(ResultTab* tab, const study::Study& zoomed) {
     const plot::PlotRange range{view_axis(zoomed.sweep[0]), view_axis(zoomed.sweep[1])};
     const QSize pixels(zoomed.sweep[0].count, zoomed.sweep[1].count);
     const std::vector<tiles::TileKey> keys = grid_->keys(range, pixels);
-    const auto study_of = [grid = *grid_](const tiles::TileKey& key) { return grid.tileStudy(key); };
+    const auto study_of = [grid = *grid_](const tiles::TileRect& rect) { return grid.rectStudy(rect); };
     // A pan within the same tiles: the cover on screen stays; only the order of what is left changes.
     if (mosaic_ && same_tiles(keys, mosaic_->keys()) && tab->study() == mosaic_->cover()) {
         if (!mosaic_->finished()) scheduler_.request(keys, study_of);
