@@ -1,6 +1,7 @@
 #include "ui/views/plot_view.h"
 
 #include "ui/render/offscreen_context.h"
+#include "ui/views/figure_egl_canvas.h"
 #include "ui/views/figure_gl_canvas.h"
 
 #include <QGuiApplication>
@@ -52,8 +53,17 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent) {
     no_gl_reason_ = opengl_unavailable();
     if (no_gl_reason_.isEmpty()) {
         canvas_ = new FigureGlCanvas(this);
-        canvas_->hide();
+    } else {
+        // No GL through the window system, but maybe a GPU to draw on: the picture is drawn there
+        // and read back.
+        QString why_not_egl;
+        const int device = FigureEglCanvas::available(&why_not_egl);
+        if (why_not_egl.isEmpty())
+            canvas_ = new FigureEglCanvas(device, this);
+        else
+            no_gl_reason_ += QStringLiteral("; ") + why_not_egl;
     }
+    if (canvas_) canvas_->widget()->hide();
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(240, 180);
@@ -196,25 +206,26 @@ void PlotView::resetView() {
 QString PlotView::renderPath() const {
     if (!canvas_) return QStringLiteral("QPainter: ") + no_gl_reason_;
     if (!canvas_->failure().isEmpty()) return QStringLiteral("QPainter: ") + canvas_->failure();
-    if (figure_ && !FigureGlCanvas::supports(*figure_))
+    if (figure_ && !FigureGlDrawing::supports(*figure_))
         return QStringLiteral("QPainter: two sweep directions are not drawn by OpenGL");
-    return QStringLiteral("OpenGL 3.3 (%1)").arg(canvas_->uploadPath());
+    return canvas_->renderPath();
 }
 
 // The GL canvas covers the plot rectangle with the same range, veil and band as the QPainter picture.
 void PlotView::syncCanvas() {
     if (!canvas_) return;
-    const bool shown = figure_ && canvas_->failure().isEmpty() && FigureGlCanvas::supports(*figure_);
+    QWidget* widget = canvas_->widget();
+    const bool shown = figure_ && canvas_->failure().isEmpty() && FigureGlDrawing::supports(*figure_);
     if (!shown) {
-        canvas_->hide();
+        widget->hide();
         return;
     }
     const QRect area = plotArea().toAlignedRect();
-    if (canvas_->geometry() != area) canvas_->setGeometry(area);
+    if (widget->geometry() != area) widget->setGeometry(area);
     const QRect band =
         drag_ == Drag::Band ? QRect(press_pos_, last_pos_).normalized().translated(-area.topLeft()) : QRect();
     canvas_->setContent(figure_, range_, stale_, band);
-    canvas_->setVisible(true);
+    widget->setVisible(true);
 }
 
 void PlotView::paintEvent(QPaintEvent*) {

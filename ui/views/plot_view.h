@@ -12,9 +12,10 @@
 // rebin of 10^7 points, takes several). The value under the cursor shows as a tooltip and in
 // hovered().
 //
-// The image area is drawn with OpenGL (a FigureGlCanvas over the plot rectangle, fed from host
-// memory through ui/render) where an OpenGL 3.3 core context can be had, else by QPainter with the
-// rest; renderPath() says which, with the reason for a fallback, in one line for a status bar.
+// The image area is drawn with OpenGL (a FigureCanvas over the plot rectangle, through ui/render)
+// where an OpenGL 3.3 core context can be had: Qt's (FigureGlCanvas), or where the window system
+// gives none, an EGL device's on a CUDA GPU, read back (FigureEglCanvas); else by QPainter with the
+// rest. renderPath() says which, with the reason for a fallback, in one line for a status bar.
 #pragma once
 
 #include "ui/plot/figure_painter.h"
@@ -31,7 +32,7 @@
 
 namespace bif::ui {
 
-class FigureGlCanvas;
+class FigureCanvas;
 
 class PlotView : public QWidget {
     Q_OBJECT
@@ -52,7 +53,8 @@ class PlotView : public QWidget {
     QRectF plotArea() const;
     bool canGoBack() const { return history_index_ > 0; }
     bool canGoForward() const { return history_index_ + 1 < history_.size(); }
-    // "OpenGL 3.3 (CUDA on <GPU>)", "OpenGL 3.3 (host upload: <why not CUDA>)" or "QPainter: <why not OpenGL>".
+    // "OpenGL 3.3 (CUDA on <GPU>)", "OpenGL 3.3 (host upload: <why not CUDA>)", "OpenGL 3.3, EGL
+    // offscreen (CUDA on <GPU>)" or "QPainter: <why not OpenGL>".
     QString renderPath() const;
 
   public slots:
@@ -104,7 +106,7 @@ class PlotView : public QWidget {
     QPoint last_pos_;
     plot::PlotRange press_range_;
     bool moved_since_press_ = false;
-    FigureGlCanvas* canvas_ = nullptr; // null on the QPainter path
+    FigureCanvas* canvas_ = nullptr; // null on the QPainter path; a child widget, owned as one
     QString no_gl_reason_;
     QString painted_path_; // renderPath() at the last paint
 };

@@ -102,7 +102,9 @@ void StatusPanel::setDrawing(const QString& render_path) {
     if (const int colon = text.indexOf(QStringLiteral(": ")); text.startsWith("QPainter") && colon > 0)
         text = text.left(colon) + QString::fromUtf8(" \u2014 ") + text.mid(colon + 2);
     drawing_->setText(text.isEmpty() ? QString() : tr("Drawing: %1").arg(text));
-    drawing_->setToolTip(tr("How the plot is drawn: OpenGL where an OpenGL 3.3 context runs, else QPainter"));
+    drawing_->setToolTip(
+        tr("How the plot is drawn: OpenGL where an OpenGL 3.3 context runs (the window system's, "
+           "or where it has none an EGL device's on the GPU, read back), else QPainter"));
     drawing_->setVisible(!text.isEmpty());
 }
 

@@ -1,0 +1,32 @@
+// The image area of a PlotView drawn with OpenGL, by one of two widgets: FigureGlCanvas (Qt's own
+// context) or FigureEglCanvas (an EGL device context, the picture read back). Both lie over the plot
+// rectangle, transparent for the mouse (PlotView handles every event), and take the figure, range,
+// veil and rubber band from PlotView::syncCanvas.
+#pragma once
+
+#include "ui/plot/plot_range.h"
+#include "ui/plot/result_figure.h"
+
+#include <QRect>
+#include <QString>
+#include <memory>
+
+class QWidget;
+
+namespace bif::ui {
+
+class FigureCanvas {
+  public:
+    virtual ~FigureCanvas() = default;
+    virtual QWidget* widget() = 0;
+    // What to draw: the figure (may be null), the range on show, the veil, the band (canvas pixels).
+    virtual void setContent(std::shared_ptr<plot::ResultFigure> figure, const plot::PlotRange& view,
+                            bool stale, const QRect& band) = 0;
+    // Empty while drawing works; else why not.
+    virtual QString failure() const = 0;
+    // For the status bar: "OpenGL 3.3 (CUDA on <GPU>)", "OpenGL 3.3 (host upload: <why>)", or with
+    // ", EGL offscreen" after "OpenGL 3.3" where the picture is drawn off screen and read back.
+    virtual QString renderPath() const = 0;
+};
+
+} // namespace bif::ui
