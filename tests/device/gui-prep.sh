@@ -29,9 +29,10 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" -DBIFSCOPE_GUI=ON \
   -DBIFSCOPE_BENCH=ON -DBIFSCOPE_SANITIZE=OFF -DBIFSCOPE_FUZZ=OFF >/dev/null
 
-# The targets: every test_gl_* and test_app_* program, and the app benchmarks that exist in this tree.
+# The targets: every test_gl_* and test_app_* program, the EGL canvas's test, and the app benchmarks
+# that exist in this tree.
 targets=(bifscope)
-for f in tests/ui/test_gl_*.cpp tests/ui/test_app_*.cpp; do
+for f in tests/ui/test_gl_*.cpp tests/ui/test_app_*.cpp tests/ui/test_plot_egl_canvas.cpp; do
   [[ -f $f ]] && targets+=("$(basename "$f" .cpp)")
 done
 available=$(cmake --build "$build" --target help | awk -F: '{print $1}')

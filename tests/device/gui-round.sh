@@ -4,8 +4,9 @@
 #   bash tests/device/gui-round.sh
 # Unpacks the carried Qt runtime and Xvfb under /tmp (never into /), then (e) with no display, on
 # EGL's device platform (NVIDIA's EGL through glvnd): test_gl_interop, the CUDA path's framebuffers
-# against the host path's, saving each compared pair as PNG in $OUT/gl-interop/, and test_gl_renderer
-# on that context. Then it starts Xvfb on a 1920x1080x24 screen, and with the server's glvnd and
+# against the host path's, saving each compared pair as PNG in $OUT/gl-interop/, test_gl_renderer
+# on that context, and test_plot_egl_canvas (the plot view drawing through its own EGL context, the
+# CUDA path for a diagram). Then it starts Xvfb on a 1920x1080x24 screen, and with the server's glvnd and
 # NVIDIA GLX runs (a) gl_info: which OpenGL Qt gets, (b) the other OpenGL test programs, (c) the app
 # on a bundled study with --run, saving a screenshot once the run ends, (d) the app benchmarks. Logs
 # and the screenshot go to $OUT; a short table is printed last. On a machine without an NVIDIA
@@ -103,6 +104,14 @@ if [[ -x $bin/test_gl_renderer ]]; then
   rc=$?
   row "test_gl_renderer (EGL)" \
     "$(status_of $rc): $(grep -E '^(All tests passed|test cases:|SKIP:)' "$out/test_gl_renderer-egl.log" | tail -1)"
+fi
+# The plot view's EGL canvas on the offscreen platform: on this server its EGL device is the CUDA
+# GPU, so the diagram takes the CUDA path through it.
+if [[ -x $bin/test_plot_egl_canvas ]]; then
+  QT_QPA_PLATFORM=offscreen timeout 120 "$bin/test_plot_egl_canvas" >"$out/test_plot_egl_canvas.log" 2>&1
+  rc=$?
+  row "test_plot_egl_canvas" \
+    "$(status_of $rc): $(grep -E '^(All tests passed|test cases:|SKIP:)' "$out/test_plot_egl_canvas.log" | tail -1)"
 fi
 if [[ -n ${GUI_EGL_ONLY:-} ]]; then
   finish
