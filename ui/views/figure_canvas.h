@@ -24,9 +24,10 @@ class FigureCanvas {
                             bool stale, const QRect& band) = 0;
     // Empty while drawing works; else why not.
     virtual QString failure() const = 0;
-    // For the status bar: "OpenGL 3.3 (CUDA on <GPU>)", "OpenGL 3.3 (host upload: <why>)", or with
-    // ", EGL offscreen" after "OpenGL 3.3" where the picture is drawn off screen and read back.
-    virtual QString renderPath() const = 0;
+    // For the status bar, how `figure` is drawn: "OpenGL 3.3 (CUDA on <GPU>)", "OpenGL 3.3 (host
+    // upload: <why>)", or with ", EGL offscreen" after "OpenGL 3.3" where the picture is drawn off
+    // screen and read back.
+    virtual QString renderPath(const plot::ResultFigure* figure) const = 0;
 };
 
 } // namespace bif::ui

@@ -60,8 +60,8 @@ void FigureEglCanvas::setContent(std::shared_ptr<plot::ResultFigure> figure, con
     update();
 }
 
-QString FigureEglCanvas::renderPath() const {
-    return QStringLiteral("OpenGL 3.3, EGL offscreen (%1)").arg(drawing_.uploadPath(figure_.get()));
+QString FigureEglCanvas::renderPath(const plot::ResultFigure* figure) const {
+    return QStringLiteral("OpenGL 3.3, EGL offscreen (%1)").arg(drawing_.uploadPath(figure));
 }
 
 void FigureEglCanvas::paintEvent(QPaintEvent*) {

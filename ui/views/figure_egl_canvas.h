@@ -34,7 +34,7 @@ class FigureEglCanvas : public QWidget, public FigureCanvas {
     void setContent(std::shared_ptr<plot::ResultFigure> figure, const plot::PlotRange& view, bool stale,
                     const QRect& band) override;
     QString failure() const override { return failure_; }
-    QString renderPath() const override;
+    QString renderPath(const plot::ResultFigure* figure) const override;
 
   protected:
     void paintEvent(QPaintEvent* event) override;

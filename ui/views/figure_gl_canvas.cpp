@@ -28,8 +28,8 @@ void FigureGlCanvas::setContent(std::shared_ptr<plot::ResultFigure> figure, cons
     update();
 }
 
-QString FigureGlCanvas::renderPath() const {
-    return QStringLiteral("OpenGL 3.3 (%1)").arg(drawing_.uploadPath(figure_.get()));
+QString FigureGlCanvas::renderPath(const plot::ResultFigure* figure) const {
+    return QStringLiteral("OpenGL 3.3 (%1)").arg(drawing_.uploadPath(figure));
 }
 
 void FigureGlCanvas::initializeGL() {

@@ -21,7 +21,7 @@ class FigureGlCanvas : public QOpenGLWidget, public FigureCanvas {
     void setContent(std::shared_ptr<plot::ResultFigure> figure, const plot::PlotRange& view, bool stale,
                     const QRect& band) override;
     QString failure() const override { return drawing_.failure(); }
-    QString renderPath() const override;
+    QString renderPath(const plot::ResultFigure* figure) const override;
 
   protected:
     void initializeGL() override;

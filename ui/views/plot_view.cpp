@@ -208,7 +208,7 @@ QString PlotView::renderPath() const {
     if (!canvas_->failure().isEmpty()) return QStringLiteral("QPainter: ") + canvas_->failure();
     if (figure_ && !FigureGlDrawing::supports(*figure_))
         return QStringLiteral("QPainter: two sweep directions are not drawn by OpenGL");
-    return canvas_->renderPath();
+    return canvas_->renderPath(figure_.get());
 }
 
 // The GL canvas covers the plot rectangle with the same range, veil and band as the QPainter picture.
