@@ -94,10 +94,12 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     // a tuning switch for measurements (tests/device/cold-code-round.sh): 0 or 1 overrides the rule
     if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)
         options.outline_math = std::string_view(forced) != "0";
-    // the same for the step loops (tests/device/compile-trade-round.sh, with
-    // BEFORE=BIFSCOPE_CUDA_EVERY_STEP_LOOP=1, compares the kernels): 1 compiles every loop the kernel
-    // may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and BIF_ENSEMBLE_OBSERVES_STEPS 2;
-    // BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop
+    apply_step_loop_switches(options);
+    return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
+                            ensemble::method_tag(study.study.solver.method), options);
+}
+
+void apply_step_loop_switches(EnsembleKernelOptions& options) {
     if (const char* every = std::getenv("BIFSCOPE_CUDA_EVERY_STEP_LOOP");
         every && std::string_view(every) == "1") {
         options.adaptive.reset();
@@ -105,8 +107,6 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     }
     if (const char* one = std::getenv("BIFSCOPE_CUDA_ONE_OBSERVED_LOOP"); one && std::string_view(one) == "0")
         options.one_observed_loop = false;
-    return ensemble_request(codegen::generate_source(study.codegen_request(precision, type)), type, program,
-                            ensemble::method_tag(study.study.solver.method), options);
 }
 
 std::vector<int> shared_parameter_slots(const study::ResolvedStudy& study) {

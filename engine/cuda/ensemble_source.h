@@ -66,6 +66,12 @@ struct EnsembleKernelOptions {
     std::vector<int> shared_parameters;
 };
 
+// The measurement switches of the step loops, from the environment (tests/device/compile-trade-round.sh
+// compares the kernels with BEFORE=BIFSCOPE_CUDA_EVERY_STEP_LOOP=1): BIFSCOPE_CUDA_EVERY_STEP_LOOP=1
+// compiles every loop the kernel may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and
+// BIF_ENSEMBLE_OBSERVES_STEPS 2; BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop.
+void apply_step_loop_switches(EnsembleKernelOptions& options);
+
 // The lines after the model: the kernels for `program` (bif::ensemble::ProgramCode) and
 // `method_tag` (a tag of bif::ensemble::methods, e.g. "Rk4"), on the model type `model_type`.
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,

@@ -21,6 +21,7 @@
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/embedded_headers.h"
+#include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/module.h"
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/nvrtc_library.h"
@@ -98,16 +99,10 @@ cuda::CompileRequest request_for(const model::Model& model, const Variant& v) {
     cuda::EnsembleKernelOptions options;
     // as for a study (engine/cuda/ensemble_source.cpp): RKCK45's steps are adaptive, and a diagram
     // that records extremes between sections observes the steps (BENCH_COMPILE_OBSERVES=0: one that
-    // does not); the environment switches as in ensemble_request (engine/cuda/ensemble_source.cpp)
+    // does not); the environment's step-loop switches as for a study
     options.adaptive = true;
     options.one_observed_loop = true;
-    if (const char* every = std::getenv("BIFSCOPE_CUDA_EVERY_STEP_LOOP");
-        every && std::string(every) == "1") {
-        options.adaptive.reset();
-        options.one_observed_loop = false;
-    }
-    if (const char* one = std::getenv("BIFSCOPE_CUDA_ONE_OBSERVED_LOOP"); one && std::string(one) == "0")
-        options.one_observed_loop = false;
+    cuda::apply_step_loop_switches(options);
     if (const char* observes = std::getenv("BENCH_COMPILE_OBSERVES");
         observes && std::string(observes) == "0")
         options.observes_steps = false;

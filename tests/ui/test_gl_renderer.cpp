@@ -7,6 +7,7 @@
 #include "gl_test_target.h"
 #include "gui_test_support.h"
 #include "plot_test_studies.h"
+#include "plot_view_figures.h"
 #include "ui/plot/color_map.h"
 #include "ui/plot/map_colouring.h"
 #include "ui/plot/result_figure.h"
@@ -246,12 +247,7 @@ TEST_CASE("the plot view draws a period map and a diagram through OpenGL", "[ren
     probe.doneCurrent();
     const int n0 = 12, n1 = 8;
     const auto s = test::map_study(n0, n1);
-    auto r = std::make_shared<study::Result>(study::allocate_result(*s));
-    auto& period = test::column(*r, "period").values;
-    for (std::size_t sys = 0; sys < r->system_count; ++sys) {
-        r->status[sys] = (sys % 17 == 5) ? study::SystemStatus::NonFinite : study::SystemStatus::Ok;
-        period[sys] = static_cast<double>((sys % n0 / 3 + sys / n0 / 2) % 5); // 0: none found
-    }
+    const auto r = test::patterned_period_map(*s, n0);
     auto figure = std::make_shared<plot::ResultFigure>(s);
     figure->setResult(r);
     ui::PlotView view;
@@ -264,35 +260,12 @@ TEST_CASE("the plot view draws a period map and a diagram through OpenGL", "[ren
     REQUIRE(view.renderPath().startsWith("OpenGL"));
     const QImage shot = test::save_screenshot(view, "gl_plot_period_map");
     // Each cell's centre has the colour of its period, or the failed colour.
-    const QRectF area = view.plotArea();
-    int wrong = 0;
-    for (std::size_t sys = 0; sys < r->system_count; ++sys) {
-        const int i = static_cast<int>(sys % n0), j = static_cast<int>(sys / n0);
-        const QPoint centre(static_cast<int>(area.left() + (i + 0.5) / n0 * area.width()),
-                            static_cast<int>(area.bottom() - (j + 0.5) / n1 * area.height()));
-        const int v = static_cast<int>(period[sys]);
-        const QRgb expected = study::is_failure(r->status[sys]) ? plot::failed_color
-                              : v <= 0                          ? plot::none_found_color
-                                                                : plot::categorical_color(v - 1);
-        if (!near(shot.pixel(centre), expected)) ++wrong;
-    }
-    CHECK(wrong == 0);
+    CHECK(test::wrong_period_cells(shot, view.plotArea(), *r, n0, n1) == 0);
 
     // A diagram of the logistic map's points, for the screenshot.
     const auto d = test::diagram_study(2.8, 4.0, 600, 200);
-    auto points = std::make_shared<study::Result>(study::allocate_result(*d));
-    for (std::size_t sys = 0; sys < points->system_count; ++sys) {
-        const double rr = 2.8 + 1.2 * static_cast<double>(sys) / (points->system_count - 1);
-        double x = 0.3;
-        for (int n = 0; n < 300; ++n)
-            x = rr * x * (1 - x);
-        points->status[sys] = study::SystemStatus::Ok;
-        points->points.rows_filled[sys] = static_cast<std::uint32_t>(points->points.rows_per_system);
-        for (std::size_t row = 0; row < points->points.rows_per_system; ++row)
-            points->points.row(sys, row)[0] = x = rr * x * (1 - x);
-    }
     auto diagram = std::make_shared<plot::ResultFigure>(d);
-    diagram->setResult(points);
+    diagram->setResult(test::logistic_points(*d));
     view.setFigure(diagram);
     REQUIRE(test::wait_until([&] { return !diagram->needsRefresh(); }, 5000));
     REQUIRE(view.renderPath().startsWith("OpenGL"));

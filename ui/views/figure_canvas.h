@@ -9,25 +9,37 @@
 
 #include <QRect>
 #include <QString>
+#include <QWidget>
 #include <memory>
 
-class QWidget;
-
 namespace bif::ui {
+
+// What a canvas draws: the figure (may be null), the range on show, the veil, the band (canvas pixels).
+struct CanvasContent {
+    std::shared_ptr<plot::ResultFigure> figure;
+    plot::PlotRange view;
+    bool stale = false;
+    QRect band;
+};
 
 class FigureCanvas {
   public:
     virtual ~FigureCanvas() = default;
     virtual QWidget* widget() = 0;
-    // What to draw: the figure (may be null), the range on show, the veil, the band (canvas pixels).
-    virtual void setContent(std::shared_ptr<plot::ResultFigure> figure, const plot::PlotRange& view,
-                            bool stale, const QRect& band) = 0;
+    // Takes the content and repaints.
+    void setContent(CanvasContent content) {
+        content_ = std::move(content);
+        widget()->update();
+    }
     // Empty while drawing works; else why not.
     virtual QString failure() const = 0;
     // For the status bar, how `figure` is drawn: "OpenGL 3.3 (CUDA on <GPU>)", "OpenGL 3.3 (host
     // upload: <why>)", or with ", EGL offscreen" after "OpenGL 3.3" where the picture is drawn off
     // screen and read back.
     virtual QString renderPath(const plot::ResultFigure* figure) const = 0;
+
+  protected:
+    CanvasContent content_;
 };
 
 } // namespace bif::ui

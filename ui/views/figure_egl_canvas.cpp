@@ -51,15 +51,6 @@ FigureEglCanvas::~FigureEglCanvas() {
     egl_.destroy();
 }
 
-void FigureEglCanvas::setContent(std::shared_ptr<plot::ResultFigure> figure, const plot::PlotRange& view,
-                                 bool stale, const QRect& band) {
-    figure_ = std::move(figure);
-    view_ = view;
-    stale_ = stale;
-    band_ = band;
-    update();
-}
-
 QString FigureEglCanvas::renderPath(const plot::ResultFigure* figure) const {
     return QStringLiteral("OpenGL 3.3, EGL offscreen (%1)").arg(drawing_.uploadPath(figure));
 }
@@ -87,12 +78,12 @@ void FigureEglCanvas::paintEvent(QPaintEvent*) {
         }
     }
     framebuffer_.bind();
-    const bool changed = drawing_.draw(figure_.get(), view_, pixels, base);
+    const bool changed = drawing_.draw(content_.figure.get(), content_.view, pixels, base);
     QImage picture = framebuffer_.read();
     egl_.doneCurrent();
     picture.setDevicePixelRatio(ratio);
     p.drawImage(QPoint(0, 0), picture);
-    paint_canvas_overlay(p, rect(), palette(), stale_, band_);
+    paint_canvas_overlay(p, rect(), palette(), content_.stale, content_.band);
     if (changed && parentWidget()) parentWidget()->update();
 }
 

@@ -31,8 +31,6 @@ class FigureEglCanvas : public QWidget, public FigureCanvas {
     static int available(QString* why);
 
     QWidget* widget() override { return this; }
-    void setContent(std::shared_ptr<plot::ResultFigure> figure, const plot::PlotRange& view, bool stale,
-                    const QRect& band) override;
     QString failure() const override { return failure_; }
     QString renderPath(const plot::ResultFigure* figure) const override;
 
@@ -44,10 +42,6 @@ class FigureEglCanvas : public QWidget, public FigureCanvas {
     render::Framebuffer framebuffer_;
     FigureGlDrawing drawing_;
     QString failure_;
-    std::shared_ptr<plot::ResultFigure> figure_;
-    plot::PlotRange view_;
-    bool stale_ = false;
-    QRect band_;
 };
 
 } // namespace bif::ui

@@ -19,15 +19,6 @@ FigureGlCanvas::~FigureGlCanvas() {
     doneCurrent();
 }
 
-void FigureGlCanvas::setContent(std::shared_ptr<plot::ResultFigure> figure, const plot::PlotRange& view,
-                                bool stale, const QRect& band) {
-    figure_ = std::move(figure);
-    view_ = view;
-    stale_ = stale;
-    band_ = band;
-    update();
-}
-
 QString FigureGlCanvas::renderPath(const plot::ResultFigure* figure) const {
     return QStringLiteral("OpenGL 3.3 (%1)").arg(drawing_.uploadPath(figure));
 }
@@ -48,10 +39,11 @@ void FigureGlCanvas::paintGL() {
     p.beginNativePainting();
     const qreal ratio = devicePixelRatioF();
     const QSize pixels(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
-    if (drawing_.draw(figure_.get(), view_, pixels, palette().color(QPalette::Base)) && parentWidget())
+    if (drawing_.draw(content_.figure.get(), content_.view, pixels, palette().color(QPalette::Base)) &&
+        parentWidget())
         parentWidget()->update();
     p.endNativePainting();
-    paint_canvas_overlay(p, rect(), palette(), stale_, band_);
+    paint_canvas_overlay(p, rect(), palette(), content_.stale, content_.band);
 }
 
 } // namespace bif::ui

@@ -18,8 +18,6 @@ class FigureGlCanvas : public QOpenGLWidget, public FigureCanvas {
     ~FigureGlCanvas() override;
 
     QWidget* widget() override { return this; }
-    void setContent(std::shared_ptr<plot::ResultFigure> figure, const plot::PlotRange& view, bool stale,
-                    const QRect& band) override;
     QString failure() const override { return drawing_.failure(); }
     QString renderPath(const plot::ResultFigure* figure) const override;
 
@@ -30,10 +28,6 @@ class FigureGlCanvas : public QOpenGLWidget, public FigureCanvas {
   private:
     void releaseGl();
 
-    std::shared_ptr<plot::ResultFigure> figure_;
-    plot::PlotRange view_;
-    bool stale_ = false;
-    QRect band_;
     FigureGlDrawing drawing_;
 };
 

@@ -224,7 +224,7 @@ void PlotView::syncCanvas() {
     if (widget->geometry() != area) widget->setGeometry(area);
     const QRect band =
         drag_ == Drag::Band ? QRect(press_pos_, last_pos_).normalized().translated(-area.topLeft()) : QRect();
-    canvas_->setContent(figure_, range_, stale_, band);
+    canvas_->setContent({figure_, range_, stale_, band});
     widget->setVisible(true);
 }
 
