@@ -23,16 +23,20 @@ std::optional<std::size_t> BlockLedger::hand_out(int rank, Clock::time_point now
         again_.pop_front();
         // A late copy may have come back meanwhile.
         if (block < written_ || received_.contains(block)) continue;
-        held_[rank] = {block, now};
+        held_.emplace(rank, Holding{block, now});
         return block;
     }
     if (next_new_ >= block_count_ || next_new_ >= written_ + window_) return std::nullopt;
-    held_[rank] = {next_new_, now};
+    held_.emplace(rank, Holding{next_new_, now});
     return next_new_++;
 }
 
 bool BlockLedger::receive(int rank, std::size_t block, std::shared_ptr<const jobs::ResultBlock> result) {
-    if (auto held = held_.find(rank); held != held_.end() && held->second.block == block) held_.erase(held);
+    for (auto [held, end] = held_.equal_range(rank); held != end; ++held)
+        if (held->second.block == block) {
+            held_.erase(held);
+            break;
+        }
     unresponsive_.erase(rank);
     if (block < written_ || received_.contains(block)) return false;
     received_.emplace(block, std::move(result));
@@ -56,7 +60,7 @@ std::vector<int> BlockLedger::expire(Clock::time_point now, Clock::duration time
             ++it;
             continue;
         }
-        expired.push_back(it->first);
+        if (expired.empty() || expired.back() != it->first) expired.push_back(it->first); // by rank
         unresponsive_.insert(it->first);
         again_.push_back(it->second.block);
         it = held_.erase(it);

@@ -33,8 +33,8 @@ class BlockLedger {
     // The block whose first system this is; nullopt when no block starts there.
     std::optional<std::size_t> block_starting_at(std::size_t first_system) const;
 
-    // The next block for `rank` (one at a time: a rank asks when it finished the last), or nullopt
-    // when none may go out now (all out, or the window full).
+    // The next block for `rank` (a rank asks when it finished one, or to run a second beside it),
+    // or nullopt when none may go out now (all out, or the window full).
     std::optional<std::size_t> hand_out(int rank, Clock::time_point now);
     // A finished block from `rank`; false when a copy came back already (dropped).
     bool receive(int rank, std::size_t block, std::shared_ptr<const jobs::ResultBlock> result);
@@ -45,7 +45,7 @@ class BlockLedger {
     std::vector<int> expire(Clock::time_point now, Clock::duration timeout);
     // Ranks marked unresponsive and not heard from since.
     const std::set<int>& unresponsive() const { return unresponsive_; }
-    // Whether `rank` holds a block now.
+    // Whether `rank` holds a block now (one or more).
     bool holds(int rank) const { return held_.contains(rank); }
 
     bool all_written() const { return written_ == block_count_; }
@@ -60,7 +60,7 @@ class BlockLedger {
     std::size_t next_new_ = 0; // blocks below it went out at least once
     std::size_t written_ = 0;  // blocks below it were taken in order
     std::deque<std::size_t> again_;
-    std::map<int, Holding> held_;
+    std::multimap<int, Holding> held_;
     std::map<std::size_t, std::shared_ptr<const jobs::ResultBlock>> received_;
     std::set<int> unresponsive_;
 };

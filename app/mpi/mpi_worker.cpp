@@ -36,14 +36,19 @@ DistributedOutcome serve(Session& session, std::shared_ptr<const study::Resolved
     job_options.backend = options.backend;
     job_options.threads = options.threads;
     job_options.keep_result = false;
-    bool asked = false;
+    // Requests rank 0 has not answered yet. A sent block is a request; a job that runs two blocks at
+    // once (the CUDA backend) asks for the second before it sends the first, with a Ready of its
+    // own. (Ready only for the first block would leave that ask unsent: both ranks waiting.)
+    int unanswered = 0;
     std::size_t blocks_sent = 0;
     job_options.next_range = [&]() -> std::optional<jobs::SystemRange> {
-        // A sent block is the next request already.
-        if (!asked) send_bytes(0, Tag::Ready, nullptr, 0);
-        asked = true;
+        if (unanswered == 0) {
+            send_bytes(0, Tag::Ready, nullptr, 0);
+            ++unanswered;
+        }
         std::uint64_t first = 0, count = 0;
         receive_assignment(first, count);
+        --unanswered;
         if (count == 0) return std::nullopt;
         act_on_test_fault(session.rank(), blocks_sent);
         return jobs::SystemRange{static_cast<std::size_t>(first), static_cast<std::size_t>(count)};
@@ -51,6 +56,7 @@ DistributedOutcome serve(Session& session, std::shared_ptr<const study::Resolved
     job_options.on_block = [&](std::shared_ptr<const jobs::ResultBlock> block) {
         const std::vector<std::byte> bytes = jobs::encode_block(*block);
         send_bytes(0, Tag::Block, bytes.data(), bytes.size());
+        ++unanswered;
         ++blocks_sent;
     };
     auto job = jobs::submit(jobs::installed_backends(), std::move(study), job_options);

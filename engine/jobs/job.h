@@ -66,7 +66,8 @@ struct JobOptions {
     // Streaming block size; 0: from the memory budget (an eighth of it per block, at most 2^22).
     std::size_t stream_block_systems = 0;
     // Streaming only: the ranges to run, one block each, instead of every system in order (a process
-    // of a distributed run asks its coordinator). The job ends when it returns nullopt.
+    // of a distributed run asks its coordinator). The job ends when it returns nullopt. Called only
+    // once the block before is handed to on_block (it may wait for that block to arrive elsewhere).
     RangeSource next_range;
 };
 

@@ -54,7 +54,8 @@ class PassRunner {
         whole_ = setup_.keep_whole ? study::allocate_result(study_) : summary_only();
         const std::size_t step = allows_passes(study_) ? std::max<std::size_t>(block_systems, 1) : total_;
         std::size_t begin = 0;
-        whole_.info.complete = run_consecutive([&]() -> std::optional<PlannedBlock> {
+        const std::size_t at_once = setup_.keep_whole ? 1 : blocks_at_once(setup_.blocks_at_once);
+        whole_.info.complete = run_consecutive(at_once, [&]() -> std::optional<PlannedBlock> {
             if (begin >= total_) return std::nullopt;
             const std::size_t count = std::min(step, total_ - begin);
             begin += count;
@@ -65,7 +66,10 @@ class PassRunner {
 
     study::Result run_ranges(const RangeSource& next) {
         whole_ = summary_only();
-        whole_.info.complete = run_consecutive([&]() -> std::optional<PlannedBlock> {
+        // One block at a time: `next` may wait for a range that only comes once this process's
+        // running block is handed back (a coordinator's window, or every block out), which a second
+        // block, asked for while the first runs, would never let happen.
+        whole_.info.complete = run_consecutive(1, [&]() -> std::optional<PlannedBlock> {
             const std::optional<SystemRange> range = next();
             if (!range) return std::nullopt;
             return consecutive_block(range->first, range->count);
@@ -174,8 +178,7 @@ class PassRunner {
     // Runs the blocks `next` gives as final blocks, blocks_at_once at a time, and publishes them in
     // the order given; stops at the first cancelled one (the blocks after it are run to their end,
     // cancelled too, and dropped). True when every block completed.
-    bool run_consecutive(const std::function<std::optional<PlannedBlock>()>& next) {
-        const std::size_t at_once = setup_.keep_whole ? 1 : blocks_at_once(setup_.blocks_at_once);
+    bool run_consecutive(std::size_t at_once, const std::function<std::optional<PlannedBlock>()>& next) {
         bool complete = !cancelled();
         if (at_once == 1) {
             // A cancel between blocks shows in the next block's run, which returns at once.
