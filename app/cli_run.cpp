@@ -225,6 +225,14 @@ int check_output(const std::string& out_path, const std::vector<std::string>& in
     return Success;
 }
 
+// The GPUs a CUDA run takes: `gpus` (empty: all), of which this process takes `share`.
+void choose_gpus(LoadedStudy& loaded, const std::vector<int>& gpus, study::GpuShare share) {
+    auto chosen = std::make_shared<study::ResolvedStudy>(*loaded.resolved);
+    chosen->study.gpus = gpus;
+    chosen->study.gpu_share = share;
+    loaded.resolved = std::move(chosen);
+}
+
 int run_job(std::shared_ptr<const study::ResolvedStudy> resolved, const RunArguments& a, std::ostream& out,
             std::ostream& err) {
     const jobs::BackendRegistry registry = jobs::installed_backends();
@@ -381,6 +389,10 @@ int run_distributed(const RunArguments& a, std::ostream& out, std::ostream& err)
             }
         }
     }
+    // the ranks of one node share its GPUs (or those --gpus names) rather than each taking all
+    if (status == Success)
+        choose_gpus(loaded, a.gpus.value_or(loaded.resolved->study.gpus),
+                    {session.node_rank(), session.node_size()});
     int failing_rank = 0;
     const int worst = session.highest_status(status, failing_rank);
     if (worst != Success) {
@@ -422,11 +434,7 @@ int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostr
 #endif
     LoadedStudy loaded;
     if (const int status = load_resolved_study(a->study_path, loaded, err); status != Success) return status;
-    if (a->gpus) {
-        auto chosen = std::make_shared<study::ResolvedStudy>(*loaded.resolved);
-        chosen->study.gpus = *a->gpus;
-        loaded.resolved = std::move(chosen);
-    }
+    if (a->gpus) choose_gpus(loaded, *a->gpus, {});
     if (a->check_only) {
         out << a->study_path << ": ok; " << describe(*loaded.resolved) << "\n";
         return Success;

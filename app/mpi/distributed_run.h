@@ -59,6 +59,9 @@ class Session {
     Session& operator=(const Session&) = delete;
     int rank() const { return rank_; }
     int size() const { return size_; }
+    // This process among those of its node (MPI_COMM_TYPE_SHARED): which GPUs it takes.
+    int node_rank() const { return node_rank_; }
+    int node_size() const { return node_size_; }
     // The highest of every rank's status (a collective call), and in `rank` the rank that had it.
     int highest_status(int status, int& rank) const;
     // Ends every rank of the job (MPI_Abort) with this status; does not return.
@@ -66,6 +69,7 @@ class Session {
 
   private:
     int rank_ = 0, size_ = 1;
+    int node_rank_ = 0, node_size_ = 1;
 };
 
 using OrderedBlockSink = std::function<void(std::shared_ptr<const jobs::ResultBlock>)>;

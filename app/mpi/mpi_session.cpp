@@ -25,6 +25,14 @@ Session::Session() {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm node = MPI_COMM_NULL;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) ==
+            MPI_SUCCESS &&
+        node != MPI_COMM_NULL) {
+        MPI_Comm_rank(node, &node_rank_);
+        MPI_Comm_size(node, &node_size_);
+        MPI_Comm_free(&node);
+    }
 }
 
 Session::~Session() {

@@ -258,8 +258,10 @@ class CudaBackend : public study::Backend {
     LaunchPlan plan_launch(const study::ResolvedStudy& study) const {
         LaunchPlan plan;
         try {
-            plan.devices = select_devices(list_devices(),
-                                          study.study.gpus.empty() ? options_.devices : study.study.gpus);
+            plan.devices =
+                share_of_devices(select_devices(list_devices(), study.study.gpus.empty() ? options_.devices
+                                                                                         : study.study.gpus),
+                                 study.study.gpu_share.index, study.study.gpu_share.count);
         } catch (const std::invalid_argument& e) {
             throw study::BackendError(std::string("CUDA: ") + e.what());
         }

@@ -114,4 +114,14 @@ std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& all, const
     return chosen;
 }
 
+std::vector<DeviceInfo> share_of_devices(const std::vector<DeviceInfo>& chosen, int index, int count) {
+    if (count <= 1 || chosen.empty()) return chosen;
+    index = std::clamp(index, 0, count - 1);
+    if (chosen.size() <= std::size_t(count)) return {chosen[std::size_t(index) % chosen.size()]};
+    std::vector<DeviceInfo> share;
+    for (std::size_t i = std::size_t(index); i < chosen.size(); i += std::size_t(count))
+        share.push_back(chosen[i]);
+    return share;
+}
+
 } // namespace bif::cuda

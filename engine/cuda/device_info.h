@@ -62,5 +62,7 @@ std::vector<DeviceInfo> list_devices(); // the process-wide driver
 // empty. Throws std::invalid_argument naming the devices there are for an ordinal not among them
 // or given twice.
 std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& all, const std::vector<int>& ordinals);
+// Process `index` of `count` on a node: its part of `chosen` (see study::GpuShare).
+std::vector<DeviceInfo> share_of_devices(const std::vector<DeviceInfo>& chosen, int index, int count);
 
 } // namespace bif::cuda

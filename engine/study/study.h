@@ -165,6 +165,13 @@ struct SolverSettings {
     double bound = 0.0;
 };
 
+// Process `index` of `count` on one node takes the GPUs at positions index, index + count, ... of
+// those chosen; with fewer GPUs than processes, the one at index % (number of GPUs).
+struct GpuShare {
+    int index = 0;
+    int count = 1;
+};
+
 struct Study {
     int schema_version = current_schema_version;
     std::string title;
@@ -186,6 +193,9 @@ struct Study {
     PrecisionChoice precision = PrecisionChoice::Auto;
     BackendChoice backend = BackendChoice::Auto;
     std::vector<int> gpus; // CUDA device ordinals to run on ("gpus": [0, 1]); empty: every GPU
+    // Not in study files: this process's part of those GPUs where several processes of one node run
+    // the study (mpirun with several ranks per node), so that they do not all crowd onto every GPU.
+    GpuShare gpu_share;
 
     // The JSON paths a study file gave ("t0", "solver", "solver.method", "analysis.section", ...),
     // set by the reader. resolve_study takes the settings a file left out from the model's `@`

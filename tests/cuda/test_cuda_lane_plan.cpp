@@ -1,12 +1,14 @@
 // How the CUDA runner sizes one lane's batches (lane_capacity, lane_smallest_batch, guided_batch),
 // no GPU needed: checked against the limits they must honour over a grid of study sizes, lane
 // counts, memory and max_batch, on cases worked by hand, and by dealing whole studies.
+#include "engine/cuda/device_info.h"
 #include "engine/cuda/ensemble_batch.h"
 #include "engine/cuda/ensemble_runner.h"
 
 #include <catch2/catch.hpp>
 
 using bif::cuda::BatchLimits;
+using bif::cuda::DeviceInfo;
 using bif::cuda::guided_batch;
 using bif::cuda::lane_capacity;
 using bif::cuda::lane_smallest_batch;
@@ -185,4 +187,30 @@ TEST_CASE("a batch stages only the outputs that come back to the host", "[cuda][
         shape.downloaded = {false, true};
         CHECK(shape.staging_bytes_per_system() == (2 + 2) * rb + sizeof(int));
     }
+}
+
+TEST_CASE("the processes of a node share its GPUs", "[cuda][multigpu]") {
+    std::vector<DeviceInfo> four(4);
+    for (int i = 0; i < 4; ++i)
+        four[std::size_t(i)].ordinal = i;
+    const auto ordinals = [](const std::vector<DeviceInfo>& devices) {
+        std::vector<int> o;
+        for (const DeviceInfo& d : devices)
+            o.push_back(d.ordinal);
+        return o;
+    };
+    using bif::cuda::share_of_devices;
+    // one process takes all; two take every other one, between them each GPU once
+    CHECK(ordinals(share_of_devices(four, 0, 1)) == std::vector{0, 1, 2, 3});
+    CHECK(ordinals(share_of_devices(four, 0, 2)) == std::vector{0, 2});
+    CHECK(ordinals(share_of_devices(four, 1, 2)) == std::vector{1, 3});
+    CHECK(ordinals(share_of_devices(four, 2, 3)) == std::vector{2});
+    // as many processes as GPUs: one each; more processes than GPUs: they double up, in turn
+    for (int p = 0; p < 4; ++p)
+        CHECK(ordinals(share_of_devices(four, p, 4)) == std::vector{p});
+    const std::vector<DeviceInfo> two(four.begin() + 2, four.end()); // GPUs 2 and 3 chosen (--gpus 2,3)
+    CHECK(ordinals(share_of_devices(two, 0, 3)) == std::vector{2});
+    CHECK(ordinals(share_of_devices(two, 1, 3)) == std::vector{3});
+    CHECK(ordinals(share_of_devices(two, 2, 3)) == std::vector{2});
+    CHECK(share_of_devices({}, 1, 2).empty());
 }
