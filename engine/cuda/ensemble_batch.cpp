@@ -2,6 +2,7 @@
 
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/stream.h"
+#include "engine/study/system_columns.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -106,8 +107,6 @@ EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
       initial_override_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)),
       final_state_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)),
       inputs_(context, at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes)),
-      outputs_(context, at_least_one(rows_filled_offset() +
-                                     downloaded_rows_filled(shape) * shape.capacity * sizeof(int))),
       chain_states_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)) {
     if (times.empty()) return;
     std::vector<unsigned char> staged(times.size() * std::size_t(shape.real_bytes));
@@ -131,10 +130,33 @@ void EnsembleBatch::upload(const ensemble::BatchArrays& host, const Stream& stre
     if (host.count > shape_.capacity || host.axis_values.size() > std::size_t(shape_.axes) * host.count)
         throw std::length_error("a batch of " + std::to_string(host.count) + " systems in room for " +
                                 std::to_string(shape_.capacity));
+    convert_out(host.axis_values, shape_.real_bytes, inputs_.data());
+    start(host, host.axis_values.size(), stream);
+}
+
+void EnsembleBatch::upload(const ensemble::BatchArrays& host, const study::ResolvedStudy& study,
+                           const Stream& stream) {
+    if (host.count > shape_.capacity)
+        throw std::length_error("a batch of " + std::to_string(host.count) + " systems in room for " +
+                                std::to_string(shape_.capacity));
+    const std::size_t n = host.count;
+    std::vector<double> converted(shape_.real_bytes == 8 ? 0 : n);
+    for (std::size_t a = 0; a < std::size_t(shape_.axes); ++a) {
+        if (shape_.real_bytes == 8) {
+            study::fill_axis_values(study, a, host.first, n,
+                                    reinterpret_cast<double*>(inputs_.data()) + a * n);
+            continue;
+        }
+        study::fill_axis_values(study, a, host.first, n, converted.data());
+        convert_out(converted, shape_.real_bytes, inputs_.data() + a * n * std::size_t(shape_.real_bytes));
+    }
+    start(host, std::size_t(shape_.axes) * n, stream);
+}
+
+void EnsembleBatch::start(const ensemble::BatchArrays& host, std::size_t axis_reals, const Stream& stream) {
     count_ = host.count;
     const std::size_t rb = std::size_t(shape_.real_bytes);
-    convert_out(host.axis_values, shape_.real_bytes, inputs_.data());
-    axis_values_.upload_async(inputs_.data(), host.axis_values.size() * rb, stream);
+    axis_values_.upload_async(inputs_.data(), axis_reals * rb, stream);
     const Context& context = carry_.context();
     context.make_current();
     const auto& api = context.driver();
@@ -153,22 +175,47 @@ void EnsembleBatch::upload(const ensemble::BatchArrays& host, const Stream& stre
     fill_nan_async(final_state_, chain_bytes, stream);
 }
 
+void EnsembleBatch::prepare_downloads() {
+    if (outputs_.size() != 0) return;
+    outputs_ = PinnedBuffer(
+        carry_.context(),
+        at_least_one(rows_filled_offset() + downloaded_rows_filled(shape_) * shape_.capacity * sizeof(int)));
+}
+
 void EnsembleBatch::download(ensemble::BatchArrays& host, const Stream& stream) {
+    fetch(stream);
+    unpack(host);
+}
+
+void EnsembleBatch::fetch(const Stream& stream) {
     const std::size_t rb = std::size_t(shape_.real_bytes);
-    if (host.points.size() > downloaded_point_reals(shape_) * count_ ||
-        host.scalars.size() > downloaded_scalars(shape_) * count_ ||
-        host.rows_filled.size() > downloaded_rows_filled(shape_) * count_ || host.status.size() > count_)
-        throw std::length_error("a host batch with outputs its device batch does not download");
+    prepare_downloads();
     unsigned char* out = outputs_.data();
-    // all four copies queued, then one wait: they follow each other on the copy engine
-    points_.download_async(out, host.points.size() * rb, stream);
-    scalars_.download_async(out + scalars_offset(), host.scalars.size() * rb, stream);
-    status_.download_async(out + status_offset(), host.status.size() * sizeof(int), stream);
-    rows_filled_.download_async(out + rows_filled_offset(), host.rows_filled.size() * sizeof(int), stream);
+    // all copies queued, then one wait: they follow each other on the copy engine
+    points_.download_async(out, downloaded_point_reals(shape_) * count_ * rb, stream);
+    scalars_.download_async(out + scalars_offset(), downloaded_scalars(shape_) * count_ * rb, stream);
+    status_.download_async(out + status_offset(), count_ * sizeof(int), stream);
+    rows_filled_.download_async(out + rows_filled_offset(),
+                                downloaded_rows_filled(shape_) * count_ * sizeof(int), stream);
     // the upload's copy from chain_states_ ran before this batch's kernels, so it is free again
     if (shape_.chains)
-        final_state_.download_async(chain_states_.data(), host.final_state.size() * rb, stream);
+        final_state_.download_async(chain_states_.data(), chain_reals(shape_) * count_ * rb, stream);
     stream.synchronize();
+    fetched_count_ = count_;
+}
+
+void EnsembleBatch::unpack(ensemble::BatchArrays& host) {
+    const std::size_t n = fetched_count_;
+    if (host.count != n)
+        throw std::length_error("a host batch of " + std::to_string(host.count) + " systems for " +
+                                std::to_string(n) + " fetched");
+    ensemble::size_outputs(host, shape_.downloaded);
+    if (host.points.size() > downloaded_point_reals(shape_) * n ||
+        host.scalars.size() > downloaded_scalars(shape_) * n ||
+        host.rows_filled.size() > downloaded_rows_filled(shape_) * n || host.status.size() > n ||
+        host.final_state.size() > chain_reals(shape_) * n)
+        throw std::length_error("a host batch with outputs its device batch does not download");
+    const unsigned char* out = outputs_.data();
     if (shape_.chains) convert_in(chain_states_.data(), shape_.real_bytes, host.final_state);
     convert_in(out, shape_.real_bytes, host.points);
     convert_in(out + scalars_offset(), shape_.real_bytes, host.scalars);

@@ -49,19 +49,39 @@ class EnsembleBatch {
 
     const BatchShape& shape() const { return shape_; }
     std::size_t count() const { return count_; }
+    // Whether the staging is page-locked (after the first download or prepare_downloads()).
     bool pinned() const { return inputs_.pinned() && outputs_.pinned(); }
 
     // Starts the host batch's systems (at most capacity); asynchronous on `stream`. The host batch
     // may change or go at once (its inputs are staged); the next upload() must wait until the
     // stream has been synchronised (download() does).
     void upload(const ensemble::BatchArrays& host, const Stream& stream);
-    // Statuses, rows, points and scalars into the host batch; synchronises the stream.
+    // The same for a host batch without axis values (BatchFill::OutputsOnly): its systems' values are
+    // computed from `study` straight into the page-locked staging, so that the host batch holds
+    // none (16 bytes a system of a two-parameter map, in every batch a run keeps).
+    void upload(const ensemble::BatchArrays& host, const study::ResolvedStudy& study, const Stream& stream);
+    // The download staging, page-locked: a lane's biggest host buffer, pinned at a cost of tens of
+    // milliseconds, so a lane calls this once its first kernels are queued (while they run) rather
+    // than before its first batch can start. download() makes it where nobody did.
+    void prepare_downloads();
+    // Statuses, rows, points and scalars into the host batch, sized here where the batch left its
+    // outputs unsized (ensemble::refill_batch, BatchFill::InputsOnly); synchronises the stream.
+    // The same as fetch() then unpack().
     void download(ensemble::BatchArrays& host, const Stream& stream);
+    // download() in two halves, so that a lane can start its next batch in between: fetch() copies
+    // the outputs the host keeps into the page-locked staging and synchronises the stream; unpack()
+    // converts them into the host batch (of the fetched count) on the calling thread, and must come
+    // before the next fetch(). The next upload() may come before unpack(), except for chains (their
+    // states go up and come back through one staging buffer).
+    void fetch(const Stream& stream);
+    void unpack(ensemble::BatchArrays& host);
 
     template <class Real>
     ensemble::View<Real> view() const;
 
   private:
+    // upload() after the axis values are staged in inputs_.
+    void start(const ensemble::BatchArrays& host, std::size_t axis_reals, const Stream& stream);
     template <class Real>
     Real* pointer(const DeviceAllocation& a) const;
     // Byte offsets of the outputs in `outputs_`, fixed by the capacity.
@@ -71,10 +91,11 @@ class EnsembleBatch {
 
     BatchShape shape_;
     std::size_t count_ = 0;
+    std::size_t fetched_count_ = 0;
     DeviceAllocation axis_values_, times_, carry_, points_, scalars_, status_, rows_filled_;
     DeviceAllocation initial_override_, final_state_; // chains only
     PinnedBuffer inputs_;                             // axis values
-    PinnedBuffer outputs_;                            // points, scalars, statuses, rows filled
+    PinnedBuffer outputs_;      // points, scalars, statuses, rows filled (prepare_downloads)
     PinnedBuffer chain_states_; // chains only: initial states going up, then final states coming back
 };
 

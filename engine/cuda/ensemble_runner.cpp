@@ -12,13 +12,18 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <string>
 #include <thread>
+#include <unistd.h>
 #include <utility>
+#include <vector>
 
 namespace bif::cuda {
 
@@ -104,6 +109,40 @@ class BatchDealer {
     std::size_t next_ = 0;
 };
 
+// BIFSCOPE_CUDA_TIMELINE=1 (measurements): every batch's times on stderr once the run ends, to see
+// where a multi-GPU run loses time (lanes waiting for room, the tail, the host's assembly); lines
+// start with the process id and name the device by its ordinal (which GPU each MPI rank used).
+class Timeline {
+  public:
+    Timeline() : on_(std::getenv("BIFSCOPE_CUDA_TIMELINE") != nullptr), start_(Clock::now()) {}
+    bool on() const { return on_; }
+    double now() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+    void add(std::string line) {
+        std::lock_guard lock(mutex_);
+        lines_.push_back(std::move(line));
+    }
+    ~Timeline() {
+        for (const std::string& line : lines_)
+            std::fprintf(stderr, "timeline %ld %s\n", long(getpid()), line.c_str());
+    }
+
+  private:
+    bool on_;
+    Clock::time_point start_;
+    std::mutex mutex_;
+    std::vector<std::string> lines_;
+};
+
+std::string format_times(const char* what, std::initializer_list<double> times) {
+    std::string line = what;
+    char text[32];
+    for (double t : times) {
+        std::snprintf(text, sizeof text, " %.4f", t);
+        line += text;
+    }
+    return line;
+}
+
 } // namespace
 
 std::size_t guided_parts(std::size_t lanes) {
@@ -169,6 +208,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     std::exception_ptr error;
     InOrderQueue queue;
     BatchDealer dealer(total, all_lanes);
+    Timeline timeline;
     const ensemble::BatchOutputs outputs = ensemble::stored_outputs(study_);
     control_.report_progress(0, total, "integrating");
 
@@ -187,35 +227,62 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                               std::size_t device_index) {
         const Context& context = program.context();
         EnsembleBatch batch(context, shape, spec_.times());
-        if (!batch.pinned()) pinned.store(false);
         const Stream stream(context);
         DeviceBuffer<unsigned int> unfinished(context, 1);
         PinnedBuffer left_word(context, sizeof(unsigned int));
         const std::span<unsigned int> left(reinterpret_cast<unsigned int*>(left_word.data()), 1);
         long long budget = whole_slices(options_.first_budget);
         bool used = false;
+        // The batch fetched last, unpacked into its host arrays once the next batch's first kernels
+        // are queued: converting it (and the page faults of fresh host memory) then overlaps them.
+        struct Fetched {
+            ensemble::BatchArrays host;
+            double asked, taken, uploaded, integrated;
+        };
+        std::optional<Fetched> fetched;
+        const auto hand_over = [&] {
+            if (!fetched) return;
+            batch.unpack(fetched->host);
+            if (!batch.pinned()) pinned.store(false);
+            const std::size_t first = fetched->host.first, count = fetched->host.count;
+            done.fetch_add(count);
+            queue.push(std::move(fetched->host));
+            if (timeline.on())
+                timeline.add("device " + std::to_string(context.device().ordinal) + " batch " +
+                             std::to_string(first) + "+" + std::to_string(count) +
+                             format_times(" asked/taken/uploaded/integrated/pushed",
+                                          {fetched->asked, fetched->taken, fetched->uploaded,
+                                           fetched->integrated, timeline.now()}));
+            fetched.reset();
+        };
         for (;;) {
-            // finished batches the caller has not taken yet hold host memory: at most one per lane
-            queue.wait_for_room(all_lanes, cancelled);
-            if (cancelled.load()) return;
+            // finished batches the caller has not taken yet hold host memory: at most one per lane,
+            // besides the one a lane holds fetched (which the caller may need next: no waiting then)
+            const double asked = timeline.now();
+            if (!fetched) queue.wait_for_room(all_lanes, cancelled);
+            if (cancelled.load()) return hand_over();
             const auto [first, count] = dealer.take(smallest, shape.capacity);
-            if (count == 0) return;
+            if (count == 0) return hand_over();
+            const double taken = timeline.now();
             if (!std::exchange(used, true)) lanes_used.fetch_add(1);
             batches_on[device_index].fetch_add(1);
             systems_on[device_index].fetch_add(count);
-            // carry_words 0: the carry lives on the device only. Inputs only: upload() starts the
-            // outputs on the device and download() overwrites every output the host batch holds, so
-            // nothing of a spare's previous batch is left; outputs the result does not keep stay on
-            // the device.
+            // carry_words 0: the carry lives on the device only. Outputs only: upload() stages the
+            // axis values from the study and starts the outputs on the device, and unpack() sizes
+            // and overwrites every output the host batch holds, so nothing of a spare's previous
+            // batch is left; outputs the result does not keep stay on the device.
             ensemble::BatchArrays host;
             if (std::optional<ensemble::BatchArrays> spare = queue.take_spare()) host = std::move(*spare);
             ensemble::refill_batch(host, study_, spec_, 0, first, count, false,
-                                   ensemble::BatchFill::InputsOnly, outputs);
-            batch.upload(host, stream);
+                                   ensemble::BatchFill::OutputsOnly, outputs);
+            batch.upload(host, study_, stream);
+            const double uploaded = timeline.now();
             const std::size_t blocks = (count + ensemble_threads - 1) / ensemble_threads;
             for (;;) {
                 const auto start = Clock::now();
                 program.launch_slice(stream, batch, budget, unfinished);
+                batch.prepare_downloads(); // once, while the lane's first kernels run
+                hand_over();               // the batch before, while these kernels run
                 unfinished.download_async(left, stream);
                 stream.synchronize();
                 launches.fetch_add(1);
@@ -229,22 +296,27 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                     break;
                 }
                 // aim each launch at slice_seconds: scale the budget, at most 4x either way, in whole
-                // slices (the kernel spends it in calls of ensemble::slice_steps, as the CPU does)
+                // slices (the kernel spends it in calls of ensemble::slice_steps, as the CPU does);
+                // the first launch's time includes handing over the batch before
                 const double scale = std::clamp(options_.slice_seconds / std::max(took, 1e-6), 0.25, 4.0);
                 budget = whole_slices(static_cast<long long>(double(budget) * scale));
             }
-            batch.download(host, stream);
-            done.fetch_add(count);
-            queue.push(std::move(host));
-            if (cancelled.load()) return;
+            const double integrated = timeline.now();
+            batch.fetch(stream);
+            fetched = Fetched{std::move(host), asked, taken, uploaded, integrated};
+            if (cancelled.load()) return hand_over();
         }
     };
 
     // The device's lanes share its program (the kernels only read it) and its memory.
     const auto run_device = [&](std::size_t device_index) {
         const EnsembleDevice& device = devices_[device_index];
+        const double loading = timeline.now();
         const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
                                       real_bytes_);
+        if (timeline.on())
+            timeline.add("device " + std::to_string(device.context.device().ordinal) +
+                         format_times(" program loading/loaded", {loading, timeline.now()}));
         BatchShape shape = batch_shape(spec_, program.carry_words(), real_bytes_);
         shape.downloaded = outputs;
         BatchLimits limits;
@@ -262,6 +334,10 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                              ensemble_threads;
         shape.capacity = lane_capacity(limits);
         const std::size_t smallest = lane_smallest_batch(limits);
+        if (timeline.on())
+            timeline.add("device " + std::to_string(device.context.device().ordinal) + " wave " +
+                         std::to_string(limits.device_wave) + " capacity " + std::to_string(shape.capacity) +
+                         " smallest " + std::to_string(smallest));
         std::vector<std::jthread> other_lanes; // joined before the program goes
         for (std::size_t l = 1; l < lanes; ++l)
             other_lanes.emplace_back(
@@ -277,7 +353,15 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                 devices_working.fetch_sub(1);
             });
         try {
-            queue.drain(on_batch, devices_working);
+            const auto timed_on_batch = [&](const ensemble::BatchArrays& b) {
+                const double from = timeline.now();
+                on_batch(b);
+                if (timeline.on())
+                    timeline.add("stored " + std::to_string(b.first) + "+" + std::to_string(b.count) +
+                                 format_times(" from/to", {from, timeline.now()}));
+            };
+            queue.drain(timed_on_batch, devices_working);
+            if (timeline.on()) timeline.add(format_times("drained", {timeline.now()}));
         } catch (...) {
             cancelled.store(true);
             throw;

@@ -30,6 +30,14 @@ void fill_parallel(std::vector<T>& v, std::size_t n, T value, BatchFill fill = B
     });
 }
 
+// BatchFill::InputsOnly: an output is sized where the batch holds its memory; fresh memory waits
+// for size_outputs.
+template <class T>
+void size_if_held(std::vector<T>& v, std::size_t n) {
+    if (v.capacity() >= n) return v.resize(n);
+    v.clear();
+}
+
 } // namespace
 
 void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,
@@ -41,9 +49,10 @@ void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecS
     b.scalar_columns = outputs.scalars ? spec.scalar_columns() : 0;
     b.states = spec.states();
     const std::size_t axes = std::size_t(spec.spec().axis_count);
-    b.axis_values.resize(axes * count);
-    for (std::size_t a = 0; a < axes; ++a)
+    b.axis_values.resize(fill == BatchFill::OutputsOnly ? 0 : axes * count);
+    for (std::size_t a = 0; fill != BatchFill::OutputsOnly && a < axes; ++a)
         study::fill_axis_values(study, a, first, count, b.axis_values.data() + a * count);
+    if (fill == BatchFill::OutputsOnly) fill = BatchFill::InputsOnly;
     b.initial_override.clear();
     b.final_state.clear();
     if (chains) {
@@ -58,11 +67,25 @@ void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecS
         }
     }
     fill_parallel(b.carry, std::size_t(carry_words) * count, 0u, fill);
+    if (fill == BatchFill::InputsOnly) {
+        size_if_held(b.points, std::size_t(b.point_rows) * std::size_t(b.point_columns) * count);
+        size_if_held(b.scalars, std::size_t(b.scalar_columns) * count);
+        size_if_held(b.status, count);
+        size_if_held(b.rows_filled, outputs.points ? count : 0);
+        return;
+    }
     fill_parallel(b.points, std::size_t(b.point_rows) * std::size_t(b.point_columns) * count,
                   study::missing_value, fill);
     fill_parallel(b.scalars, std::size_t(b.scalar_columns) * count, study::missing_value, fill);
     fill_parallel(b.status, count, 0, fill);
     fill_parallel(b.rows_filled, outputs.points ? count : 0, 0, fill);
+}
+
+void size_outputs(BatchArrays& b, BatchOutputs outputs) {
+    b.points.resize(std::size_t(b.point_rows) * std::size_t(b.point_columns) * b.count);
+    b.scalars.resize(std::size_t(b.scalar_columns) * b.count);
+    b.status.resize(b.count);
+    b.rows_filled.resize(outputs.points ? b.count : 0);
 }
 
 BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spec, int carry_words,

@@ -41,9 +41,13 @@ BatchArrays make_batch(const study::ResolvedStudy& study, const SpecStorage& spe
                        std::size_t first, std::size_t count, bool chains);
 
 // What refill_batch writes: everything make_batch does, or the inputs alone, for a batch whose
-// outputs a device initializes and downloads over (engine/cuda: carry, outputs and statuses are
-// sized, their values left as they were).
-enum class BatchFill { Everything, InputsOnly };
+// outputs a device initializes and downloads over (engine/cuda). With the inputs alone, carry,
+// outputs and statuses keep their values; those whose memory the batch already holds (a refilled
+// batch) are sized, the others left empty for size_outputs, so that the page faults of fresh output
+// memory come after the device ran, not before it can start.
+// OutputsOnly: InputsOnly without the axis values too (a device batch that stages them itself,
+// engine/cuda EnsembleBatch::upload with the study); axis_values is left empty.
+enum class BatchFill { Everything, InputsOnly, OutputsOnly };
 
 // Which outputs a batch holds on the host. A study whose result keeps neither points nor the
 // program's scalars (a map without period or exponent columns) needs neither on the host: without
@@ -59,6 +63,10 @@ struct BatchOutputs {
 void refill_batch(BatchArrays& batch, const study::ResolvedStudy& study, const SpecStorage& spec,
                   int carry_words, std::size_t first, std::size_t count, bool chains,
                   BatchFill fill = BatchFill::Everything, BatchOutputs outputs = {});
+
+// Sizes the outputs that refill_batch (BatchFill::InputsOnly) left empty; `outputs` as given to it.
+// New elements are zero; the device's download writes over them.
+void size_outputs(BatchArrays& batch, BatchOutputs outputs);
 
 // The View over a batch; `times` are the shared trajectory times.
 View<double> view_of(BatchArrays& batch, const std::vector<double>& times);

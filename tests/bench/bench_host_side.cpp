@@ -158,10 +158,11 @@ void run_block(const study::ResolvedStudy& whole, std::size_t first, std::size_t
     watch.lap(t.allocate, c.allocate);
 
     ensemble::BatchArrays fresh;
-    if (recycled)
+    if (recycled) {
         ensemble::refill_batch(*recycled, part, spec, 0, 0, count, false, ensemble::BatchFill::InputsOnly,
                                ensemble::stored_outputs(part));
-    else
+        ensemble::size_outputs(*recycled, ensemble::stored_outputs(part)); // as the device's download does
+    } else
         fresh = ensemble::make_batch(part, spec, 0, 0, count, false);
     ensemble::BatchArrays& batch = recycled ? *recycled : fresh;
     watch.lap(t.make_batch, c.make_batch);

@@ -74,6 +74,10 @@ void require_batch_axes(const ensemble::BatchArrays& b,
     REQUIRE(wrong == 0);
 }
 
+std::size_t fresh_points(const study::ResolvedStudy&, const ensemble::SpecStorage& spec, std::size_t count) {
+    return std::size_t(spec.point_rows()) * std::size_t(spec.point_columns()) * count;
+}
+
 } // namespace
 
 TEST_CASE("map batches hold each system's swept values, threads or not", "[ensemble][batch]") {
@@ -119,16 +123,30 @@ TEST_CASE("a refilled batch equals a fresh one, smaller or larger", "[ensemble][
     }
 }
 
-TEST_CASE("an inputs-only refill writes the swept values and sizes the outputs", "[ensemble][batch]") {
+TEST_CASE("an inputs-only refill writes the swept values; the outputs are sized where held, or after",
+          "[ensemble][batch]") {
     const std::vector<study::SweepAxis> axes{linear("k", 0.1, 0.4, 37), linear("b", 0.1, 0.5, 11)};
     const auto study = map_over(axes);
     const ensemble::SpecStorage spec(*study);
     ensemble::BatchArrays reused;
     for (const auto& [first, count] :
          std::vector<std::pair<std::size_t, std::size_t>>{{0, 407}, {40, 100}, {5, 300}}) {
+        const bool held = reused.points.capacity() >= fresh_points(*study, spec, count);
         ensemble::refill_batch(reused, *study, spec, 1, first, count, false, ensemble::BatchFill::InputsOnly);
         const ensemble::BatchArrays fresh = ensemble::make_batch(*study, spec, 1, first, count, false);
+        // fresh output memory is left for after the device ran (its page faults would delay it)
+        CHECK(reused.points.empty() == !held);
+        CHECK(reused.status.size() == (held ? count : 0));
+        ensemble::size_outputs(reused, {});
         REQUIRE(reused.axis_values == fresh.axis_values);
+        // outputs only: the same, without the axis values (a device batch stages them itself)
+        ensemble::BatchArrays device_staged;
+        ensemble::refill_batch(device_staged, *study, spec, 1, first, count, false,
+                               ensemble::BatchFill::OutputsOnly);
+        ensemble::size_outputs(device_staged, {});
+        CHECK(device_staged.axis_values.empty());
+        CHECK(device_staged.points.size() == fresh.points.size());
+        CHECK(device_staged.status.size() == count);
         REQUIRE(reused.carry.size() == fresh.carry.size());
         REQUIRE(reused.points.size() == fresh.points.size());
         REQUIRE(reused.scalars.size() == fresh.scalars.size());
@@ -276,6 +294,7 @@ TEST_CASE("a batch without the outputs a result does not keep assembles into the
         finish(trimmed);
         ensemble::refill_batch(trimmed, *study, spec, 0, first, count, false, ensemble::BatchFill::InputsOnly,
                                used);
+        ensemble::size_outputs(trimmed, used);
         CHECK(trimmed.point_rows == 0);
         CHECK(trimmed.points.empty());
         CHECK(trimmed.rows_filled.empty());
