@@ -1,7 +1,11 @@
 // bifscope-cli: the engine's first client. Dispatches to one subcommand per file.
 #include "cli_commands.h"
 
+#include <cstdlib>
 #include <iostream>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <string>
 #include <vector>
 
@@ -34,9 +38,21 @@ exit status:
   130  interrupted by Ctrl-C or SIGTERM; no result written
 )";
 
+// glibc gives every thread that allocates an arena of its own, up to 8 per core, and keeps what is
+// freed there: a streamed run's threads (lanes, blocks at once, the writer, the axis fillers) then
+// held 900-1100 MB for the 10^8-system map, against 590-650 MB with two arenas, which also ran it
+// faster (1.42-1.44 s against 1.64-1.70 s on an H200; tests/bench/NOTES.md, session 12). Must come
+// before any thread starts; MALLOC_ARENA_MAX in the environment still wins.
+void limit_malloc_arenas() {
+#if defined(__GLIBC__)
+    if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 2);
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    limit_malloc_arenas();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
         (args.empty() ? std::cerr : std::cout) << usage_text;
