@@ -33,8 +33,8 @@ class BlockLedger {
     // The block whose first system this is; nullopt when no block starts there.
     std::optional<std::size_t> block_starting_at(std::size_t first_system) const;
 
-    // The next block for `rank` (a rank asks when it finished one, or to run a second beside it),
-    // or nullopt when none may go out now (all out, or the window full).
+    // The next block for `rank` (a rank asks when it finished one; the book would let it hold
+    // several), or nullopt when none may go out now (all out, or the window full).
     std::optional<std::size_t> hand_out(int rank, Clock::time_point now);
     // A finished block from `rank`; false when a copy came back already (dropped).
     bool receive(int rank, std::size_t block, std::shared_ptr<const jobs::ResultBlock> result);

@@ -36,9 +36,8 @@ DistributedOutcome serve(Session& session, std::shared_ptr<const study::Resolved
     job_options.backend = options.backend;
     job_options.threads = options.threads;
     job_options.keep_result = false;
-    // Requests rank 0 has not answered yet. A sent block is a request; a job that runs two blocks at
-    // once (the CUDA backend) asks for the second before it sends the first, with a Ready of its
-    // own. (Ready only for the first block would leave that ask unsent: both ranks waiting.)
+    // Requests rank 0 has not answered yet. A sent block is a request; the job asks for a range
+    // with none unanswered only at its start (it takes one range at a time), and then says Ready.
     int unanswered = 0;
     std::size_t blocks_sent = 0;
     job_options.next_range = [&]() -> std::optional<jobs::SystemRange> {

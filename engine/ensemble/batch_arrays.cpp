@@ -22,7 +22,7 @@ namespace {
 // filling and a second pass would only add to them.
 template <class T>
 void fill_parallel(std::vector<T>& v, std::size_t n, T value, BatchFill fill = BatchFill::Everything) {
-    if (fill == BatchFill::InputsOnly) return v.resize(n);
+    if (fill != BatchFill::Everything) return v.resize(n);
     if (v.capacity() < n) return v.assign(n, value);
     v.resize(n);
     study::for_each_piece(n, [&](std::size_t begin, std::size_t end) {
@@ -30,7 +30,7 @@ void fill_parallel(std::vector<T>& v, std::size_t n, T value, BatchFill fill = B
     });
 }
 
-// BatchFill::InputsOnly: an output is sized where the batch holds its memory; fresh memory waits
+// Inputs or outputs only: an output is sized where the batch holds its memory; fresh memory waits
 // for size_outputs.
 template <class T>
 void size_if_held(std::vector<T>& v, std::size_t n) {
@@ -49,10 +49,10 @@ void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecS
     b.scalar_columns = outputs.scalars ? spec.scalar_columns() : 0;
     b.states = spec.states();
     const std::size_t axes = std::size_t(spec.spec().axis_count);
-    b.axis_values.resize(fill == BatchFill::OutputsOnly ? 0 : axes * count);
-    for (std::size_t a = 0; fill != BatchFill::OutputsOnly && a < axes; ++a)
+    const bool host_axes = fill != BatchFill::OutputsOnly;
+    b.axis_values.resize(host_axes ? axes * count : 0);
+    for (std::size_t a = 0; host_axes && a < axes; ++a)
         study::fill_axis_values(study, a, first, count, b.axis_values.data() + a * count);
-    if (fill == BatchFill::OutputsOnly) fill = BatchFill::InputsOnly;
     b.initial_override.clear();
     b.final_state.clear();
     if (chains) {
@@ -67,7 +67,7 @@ void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecS
         }
     }
     fill_parallel(b.carry, std::size_t(carry_words) * count, 0u, fill);
-    if (fill == BatchFill::InputsOnly) {
+    if (fill != BatchFill::Everything) {
         size_if_held(b.points, std::size_t(b.point_rows) * std::size_t(b.point_columns) * count);
         size_if_held(b.scalars, std::size_t(b.scalar_columns) * count);
         size_if_held(b.status, count);
