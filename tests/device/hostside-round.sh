@@ -21,11 +21,8 @@ root=$(pwd)
 src=${1:-$root}
 out=${OUT:-$root/build-hostside-logs}
 mkdir -p "$out"
-[[ -f $root/.device/env.sh ]] && source "$root/.device/env.sh"
 source "$root/tests/device/round_support.sh"
-if [[ -d $root/.device/hdf5 ]]; then
-  export HDF5_ROOT=$root/.device/hdf5 LD_LIBRARY_PATH=$root/.device/hdf5/lib:${LD_LIBRARY_PATH:-}
-fi
+use_device_libraries "$root"
 build=/tmp/bifscope-hostside
 export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache
 skip=" ${SKIP:-} "

@@ -12,7 +12,8 @@ root=$(pwd)
 src=${1:-$root}
 out=${OUT:-$root/build-multigpu-logs}
 mkdir -p "$out"
-[[ -f $root/.device/env.sh ]] && source "$root/.device/env.sh"
+source "$root/tests/device/round_support.sh"
+use_device_libraries "$root"
 build=/tmp/bifscope-multigpu
 export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache
 skip=" ${SKIP:-} "
@@ -35,14 +36,7 @@ if [[ $skip != *" tests "* ]]; then
 fi
 if [[ $skip != *" cli "* ]]; then
   cli=$build/app/bifscope-cli
-  cat >"$build/duffing_65536.json" <<JSON
-{"bifscope_study": 1, "model": {"path": "$src/resources/models/duffing.ode"},
- "parameters": {"b": 0.3, "delta": 1, "omega": 1},
- "sweep": [{"parameter": "k", "from": 0.2, "to": 0.3, "count": 65536}],
- "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "2*pi/omega"},
-              "transient_sections": 256, "recorded_sections": 32, "record": ["y1", "y2"]},
- "solver": {"method": "rkck45", "rtol": 1e-9, "atol": 1e-9, "initial_step": 1e-2}, "precision": "double"}
-JSON
+  write_duffing_diagram "$build/duffing_65536.json" "$src" 65536 256
   {
     for gpus in 0 0,1; do
       s=$SECONDS

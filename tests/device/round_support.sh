@@ -1,5 +1,14 @@
-# Shared by the GPU round scripts (source it): the 10^8-system Lorenz map study and a command's
-# wall time and peak memory.
+# Shared by the GPU round scripts (source it): what .device/ carries on the library paths, the
+# 10^8-system Lorenz map and Duffing diagram studies, and a command's wall time and peak memory.
+
+# use_device_libraries ROOT: .device/ (../shared/tools/device-prep.sh) first on the compiler,
+# linker and loader paths, with the HDF5 that tests/device/prep-hdf5.sh adds where it is there.
+use_device_libraries() {
+  [[ -f $1/.device/env.sh ]] && source "$1/.device/env.sh"
+  if [[ -d $1/.device/hdf5 ]]; then
+    export HDF5_ROOT=$1/.device/hdf5 LD_LIBRARY_PATH=$1/.device/hdf5/lib:${LD_LIBRARY_PATH:-}
+  fi
+}
 
 # measure CMD...: runs CMD, prints its exit code, wall time, peak RSS and the tail of its stderr.
 measure() {
@@ -30,3 +39,16 @@ JSON
 
 # write_lorenz_1e8 FILE SOURCE_DIR: the 10^4 x 10^4 map of issue 14's 10^8-system benchmark.
 write_lorenz_1e8() { write_lorenz_map "$1" "$2" 10000 10000 false; }
+
+# write_duffing_diagram FILE SOURCE_DIR COUNT TRANSIENT: a Duffing diagram over k in [0.2, 0.3]
+# (COUNT values; TRANSIENT + 32 recorded forcing periods of y1, y2; RKCK45 at 1e-9, double).
+write_duffing_diagram() {
+  cat >"$1" <<JSON
+{"bifscope_study": 1, "model": {"path": "$2/resources/models/duffing.ode"},
+ "parameters": {"b": 0.3, "delta": 1, "omega": 1},
+ "sweep": [{"parameter": "k", "from": 0.2, "to": 0.3, "count": $3}],
+ "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "2*pi/omega"},
+              "transient_sections": $4, "recorded_sections": 32, "record": ["y1", "y2"]},
+ "solver": {"method": "rkck45", "rtol": 1e-9, "atol": 1e-9, "initial_step": 1e-2}, "precision": "double"}
+JSON
+}

@@ -16,11 +16,8 @@ root=$(pwd)
 src=${1:-$root}
 out=${OUT:-$root/build-scaleout-logs}
 mkdir -p "$out"
-[[ -f $root/.device/env.sh ]] && source "$root/.device/env.sh"
 source "$root/tests/device/round_support.sh"
-if [[ -d $root/.device/hdf5 ]]; then
-  export HDF5_ROOT=$root/.device/hdf5 LD_LIBRARY_PATH=$root/.device/hdf5/lib:${LD_LIBRARY_PATH:-}
-fi
+use_device_libraries "$root"
 build=/tmp/bifscope-scaleout
 export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache
 skip=" ${SKIP:-} "
@@ -57,14 +54,7 @@ fi
 
 if [[ $skip != *" mpi "* ]]; then
   mpi="mpirun --allow-run-as-root --oversubscribe -n 2"
-  cat >"$build/duffing_262144.json" <<JSON
-{"bifscope_study": 1, "model": {"path": "$src/resources/models/duffing.ode"},
- "parameters": {"b": 0.3, "delta": 1, "omega": 1},
- "sweep": [{"parameter": "k", "from": 0.2, "to": 0.3, "count": 262144}],
- "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "2*pi/omega"},
-              "transient_sections": 512, "recorded_sections": 32, "record": ["y1", "y2"]},
- "solver": {"method": "rkck45", "rtol": 1e-9, "atol": 1e-9, "initial_step": 1e-2}, "precision": "double"}
-JSON
+  write_duffing_diagram "$build/duffing_262144.json" "$src" 262144 512
   study=$build/duffing_262144.json
   {
     echo "-- one process, --gpus 0"

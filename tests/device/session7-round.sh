@@ -13,10 +13,8 @@ root=$(pwd)
 src=${1:-$root}
 out=${OUT:-$root/build-session7-logs}
 mkdir -p "$out"
-[[ -f $root/.device/env.sh ]] && source "$root/.device/env.sh"
-if [[ -d $root/.device/hdf5 ]]; then
-  export HDF5_ROOT=$root/.device/hdf5 LD_LIBRARY_PATH=$root/.device/hdf5/lib:${LD_LIBRARY_PATH:-}
-fi
+source "$root/tests/device/round_support.sh"
+use_device_libraries "$root"
 build=/tmp/bifscope-session7
 export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache
 skip=" ${SKIP:-} "
@@ -48,7 +46,6 @@ for b in bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos; do
 done
 timeout 60 "$bench/bench_result_csv" >"$out/bench_result_csv.log" 2>&1
 # peak memory and wall time of a command, from its parent
-source "$root/tests/device/round_support.sh"
 if [[ $skip != *" big "* ]]; then
   write_lorenz_1e8 "$build/lorenz_1e8.json" "$src"
   {

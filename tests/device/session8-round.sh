@@ -12,10 +12,8 @@ root=$(pwd)
 src=${1:-$root}
 out=${OUT:-$root/build-session8-logs}
 mkdir -p "$out"
-[[ -f $root/.device/env.sh ]] && source "$root/.device/env.sh"
-if [[ -d $root/.device/hdf5 ]]; then
-  export HDF5_ROOT=$root/.device/hdf5 LD_LIBRARY_PATH=$root/.device/hdf5/lib:${LD_LIBRARY_PATH:-}
-fi
+source "$root/tests/device/round_support.sh"
+use_device_libraries "$root"
 build=/tmp/bifscope-session8
 export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache
 skip=" ${SKIP:-} "
@@ -43,7 +41,6 @@ for b in $benches; do
   timeout 90 "$build/tests/bench/$b" >"$out/$b.log" 2>&1
   echo "exit $?" >>"$out/$b.log"
 done
-source "$root/tests/device/round_support.sh"
 if [[ $skip != *" big "* ]]; then
   write_lorenz_1e8 "$build/lorenz_1e8.json" "$src"
   {

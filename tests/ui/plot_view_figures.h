@@ -4,8 +4,11 @@
 // diagram.
 #pragma once
 
+#include "gui_test_support.h"
 #include "plot_test_studies.h"
 #include "ui/plot/color_map.h"
+#include "ui/plot/result_figure.h"
+#include "ui/views/plot_view.h"
 
 #include <QImage>
 #include <QRectF>
@@ -28,14 +31,30 @@ inline std::shared_ptr<study::Result> patterned_period_map(const study::Resolved
     return r;
 }
 
+// Two colours within one level per channel.
+inline bool near_colour(QRgb x, QRgb y) {
+    return std::abs(qRed(x) - qRed(y)) <= 1 && std::abs(qGreen(x) - qGreen(y)) <= 1 &&
+           std::abs(qBlue(x) - qBlue(y)) <= 1;
+}
+
+// `view` (640 x 420) showing the figure of `result` over `s`, drawn: REQUIREs it within 5 s.
+inline std::shared_ptr<plot::ResultFigure> show_result(ui::PlotView& view,
+                                                       std::shared_ptr<const study::ResolvedStudy> s,
+                                                       std::shared_ptr<study::Result> result) {
+    auto figure = std::make_shared<plot::ResultFigure>(std::move(s));
+    figure->setResult(std::move(result));
+    view.resize(640, 420);
+    view.setFigure(figure);
+    figure->refresh();
+    view.figureChanged();
+    REQUIRE(wait_until([&] { return !figure->needsRefresh(); }, 5000));
+    return figure;
+}
+
 // The cells of an n0 x n1 period map drawn over `area` of `shot` whose centre lacks its colour
 // (within one level per channel): its category's, "none found" or failed.
 inline int wrong_period_cells(const QImage& shot, const QRectF& area, study::Result& r, int n0, int n1) {
     const auto& period = column(r, "period").values;
-    const auto near = [](QRgb x, QRgb y) {
-        return std::abs(qRed(x) - qRed(y)) <= 1 && std::abs(qGreen(x) - qGreen(y)) <= 1 &&
-               std::abs(qBlue(x) - qBlue(y)) <= 1;
-    };
     int wrong = 0;
     for (std::size_t sys = 0; sys < r.system_count; ++sys) {
         const int i = static_cast<int>(sys % n0), j = static_cast<int>(sys / n0);
@@ -45,7 +64,7 @@ inline int wrong_period_cells(const QImage& shot, const QRectF& area, study::Res
         const QRgb expected = study::is_failure(r.status[sys]) ? plot::failed_color
                               : v <= 0                         ? plot::none_found_color
                                                                : plot::categorical_color(v - 1);
-        if (!near(shot.pixel(centre), expected)) {
+        if (!near_colour(shot.pixel(centre), expected)) {
             if (wrong < 5) UNSCOPED_INFO("cell " << i << "," << j << ": " << std::hex << shot.pixel(centre));
             ++wrong;
         }

@@ -248,14 +248,8 @@ TEST_CASE("the plot view draws a period map and a diagram through OpenGL", "[ren
     const int n0 = 12, n1 = 8;
     const auto s = test::map_study(n0, n1);
     const auto r = test::patterned_period_map(*s, n0);
-    auto figure = std::make_shared<plot::ResultFigure>(s);
-    figure->setResult(r);
     ui::PlotView view;
-    view.resize(640, 420);
-    view.setFigure(figure);
-    figure->refresh();
-    view.figureChanged();
-    REQUIRE(test::wait_until([&] { return !figure->needsRefresh(); }, 5000));
+    const auto figure = test::show_result(view, s, r);
     INFO(view.renderPath().toStdString());
     REQUIRE(view.renderPath().startsWith("OpenGL"));
     const QImage shot = test::save_screenshot(view, "gl_plot_period_map");

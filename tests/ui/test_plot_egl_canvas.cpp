@@ -17,15 +17,6 @@
 
 using namespace bif;
 
-namespace {
-
-bool near(QRgb x, QRgb y) {
-    return std::abs(qRed(x) - qRed(y)) <= 1 && std::abs(qGreen(x) - qGreen(y)) <= 1 &&
-           std::abs(qBlue(x) - qBlue(y)) <= 1;
-}
-
-} // namespace
-
 TEST_CASE("the plot view draws through an EGL canvas where Qt gives no OpenGL", "[render][view][egl]") {
     qputenv("BIFSCOPE_EGL_CANVAS", "1"); // before the first PlotView asks: any EGL device will do
     QString why;
@@ -37,14 +28,8 @@ TEST_CASE("the plot view draws through an EGL canvas where Qt gives no OpenGL", 
     const int n0 = 12, n1 = 8;
     const auto s = test::map_study(n0, n1);
     const auto r = test::patterned_period_map(*s, n0);
-    auto figure = std::make_shared<plot::ResultFigure>(s);
-    figure->setResult(r);
     ui::PlotView view;
-    view.resize(640, 420);
-    view.setFigure(figure);
-    figure->refresh();
-    view.figureChanged();
-    REQUIRE(test::wait_until([&] { return !figure->needsRefresh(); }, 5000));
+    const auto figure = test::show_result(view, s, r);
     INFO(view.renderPath().toStdString());
     REQUIRE(view.renderPath().startsWith("OpenGL 3.3, EGL offscreen ("));
     // A map's cells come from host memory on every path.
@@ -58,7 +43,7 @@ TEST_CASE("the plot view draws through an EGL canvas where Qt gives no OpenGL", 
                             static_cast<int>(area.bottom() - 0.5 / n1 * area.height()));
     view.setStale(true);
     const QImage veiled = test::save_screenshot(view, "egl_canvas_period_map_outdated");
-    CHECK_FALSE(near(veiled.pixel(first_cell), shot.pixel(first_cell)));
+    CHECK_FALSE(test::near_colour(veiled.pixel(first_cell), shot.pixel(first_cell)));
     view.setStale(false);
 
     // A diagram of the logistic map's points: drawn, so the plot area is not all background.
@@ -79,6 +64,6 @@ TEST_CASE("the plot view draws through an EGL canvas where Qt gives no OpenGL", 
     int drawn = 0;
     for (int y = plot.top(); y < plot.bottom(); y += 3)
         for (int x = plot.left(); x < plot.right(); x += 3)
-            drawn += !near(diagram_shot.pixel(x, y), base);
+            drawn += !test::near_colour(diagram_shot.pixel(x, y), base);
     CHECK(drawn > 200);
 }
