@@ -1,8 +1,10 @@
 #include "distributed_run.h"
 #include "mpi_channel.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 namespace bif::cli::mpi {
 
@@ -35,7 +37,16 @@ Session::Session() {
     }
 }
 
+// Every rank waits here for the others before MPI_Finalize. Open MPI's finalize is a PMIx fence,
+// and when rank 0 aborts the job (a hung rank) mpirun must kill ranks that wait in it; Debian 12's
+// mpirun then deadlocks now and then in its own teardown, long after the ranks are gone. Killed in
+// an MPI barrier instead, they leave mpirun nothing to trip over. The barrier is polled with short
+// sleeps so that a rank done early leaves its cores to the ranks still integrating.
 Session::~Session() {
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &barrier) == MPI_SUCCESS)
+        for (int done = 0; MPI_Test(&barrier, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done;)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
     MPI_Finalize();
 }
 
