@@ -73,7 +73,7 @@ EnsembleProgram::EnsembleProgram(const Context& context, const CompiledModule& c
     : module_(context, compiled), advance_(module_.kernel("bif_ensemble_advance")), real_bytes_(real_bytes) {
     const Stream stream(context);
     const LaunchShape one = LaunchShape::linear(1, 1);
-    DeviceBuffer<int> sizes(context, 4);
+    DeviceBuffer<int> sizes(context, 5);
     module_.kernel("bif_ensemble_sizes").launch(one, stream, sizes);
     stream.synchronize();
     const std::vector<int> s = sizes.to_vector();
@@ -84,6 +84,7 @@ EnsembleProgram::EnsembleProgram(const Context& context, const CompiledModule& c
     if (s[3] != view_bytes)
         throw std::runtime_error("the compiled ensemble module was built for another precision");
     carry_words_ = s[1];
+    if (s[4] != 0) map_diagram_ = module_.kernel("bif_map_diagram");
     const DeviceSpec device_spec(context, spec, states);
     DeviceBuffer<unsigned char> block(context, std::size_t(s[0]));
     module_.kernel("bif_ensemble_setup").launch(one, stream, device_spec.spec(), block);
@@ -98,6 +99,13 @@ void EnsembleProgram::launch_slice(const Stream& stream, const EnsembleBatch& ba
     unfinished.fill_zero_async(stream);
     const LaunchShape shape = LaunchShape::linear(batch.count(), ensemble_threads);
     const ensemble::index_t count = batch.count();
+    // the pass takes the new systems it can finish; the advance kernel skips those (status written)
+    if (map_diagram_) {
+        if (real_bytes_ == 4)
+            map_diagram_->launch(shape, stream, batch.view<float>(), count, budget);
+        else
+            map_diagram_->launch(shape, stream, batch.view<double>(), count, budget);
+    }
     if (real_bytes_ == 4)
         advance_.launch(shape, stream, batch.view<float>(), count, budget, unfinished);
     else

@@ -10,6 +10,7 @@
 #include "engine/cuda/module.h"
 
 #include <cstddef>
+#include <optional>
 
 namespace bif::cuda {
 
@@ -31,17 +32,20 @@ class EnsembleProgram {
     int carry_words() const { return carry_words_; }
     int real_bytes() const { return real_bytes_; }
     const Kernel& advance_kernel() const { return advance_; }
+    // The map-diagram pass (bif/study/map_diagram.h), where the program has one.
+    const std::optional<Kernel>& map_diagram_kernel() const { return map_diagram_; }
     const Context& context() const { return module_.context(); }
 
-    // One slice of at most `budget` attempted steps for every unfinished system of the batch;
-    // asynchronous. `unfinished` (one word, zeroed here first) counts the thread blocks that still
-    // hold an unfinished system once the launch completes.
+    // One slice of at most `budget` attempted steps for every unfinished system of the batch, after
+    // the map-diagram pass where there is one; asynchronous. `unfinished` (one word, zeroed here first)
+    // counts the thread blocks that still hold an unfinished system once the launch completes.
     void launch_slice(const Stream& stream, const EnsembleBatch& batch, long long budget,
                       DeviceBuffer<unsigned int>& unfinished) const;
 
   private:
     Module module_;
     Kernel advance_;
+    std::optional<Kernel> map_diagram_;
     int carry_words_ = 0;
     int real_bytes_ = 8;
 };

@@ -78,6 +78,8 @@ int compare(const cuda::Context& context, std::size_t n, bool single) {
         single ? "float " : "double", transient, recorded, bif_ms, hand_ms, hand_ms / bif_ms, apart, compared,
         failed);
     bench::print_kernel("bifscope advance kernel", bifscope.program().advance_kernel());
+    if (bifscope.program().map_diagram_kernel())
+        bench::print_kernel("bifscope map-diagram pass", *bifscope.program().map_diagram_kernel());
     bench::print_kernel("hand-written kernel", hand);
     std::fflush(stdout);
     return 0;

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 using namespace bif::cuda;
 using bif::cuda::testing::contract_request;
@@ -84,15 +86,23 @@ TEST_CASE("the ensemble kernel compiles through NVRTC for every program and meth
     cases.push_back({"duffing.ode", f, 0, "Rkck45"});
     cases.push_back({"relief_valve.ode", d, 0, "Rkck45"});
     cases.push_back({"relief_valve.ode", d, 4, "Dopri5"});
+    // maps: the section program also gets the map-diagram pass, a kernel of its own
+    cases.push_back({"logistic.ode", d, 0, "Iteration"});
+    cases.push_back({"logistic.ode", f, 0, "Iteration"});
+    cases.push_back({"henon.ode", d, 0, "Iteration"});
+    cases.push_back({"henon.ode", d, 1, "Iteration"});
     for (const Case& c : cases) {
         INFO(c.model << " program " << c.program << " " << c.method
                      << (c.precision == f ? " float" : " double"));
-        const auto parsed = bif::model::load_model_file(std::string(BIFSCOPE_MODELS_DIR) + "/" + c.model);
+        auto parsed = bif::model::load_model_file(std::string(BIFSCOPE_MODELS_DIR) + "/" + c.model);
         REQUIRE(parsed.model.has_value());
         bif::codegen::Request request;
         request.model = &*parsed.model;
         request.precision = c.precision;
         request.type_name = "BifModel";
+        // a study's observables: the first state and a section period of 1, without which no system
+        // could take the map-diagram pass (its period test would be constant, its body dead code)
+        request.observables = {parsed.model->pool.state(0), parsed.model->pool.constant(1.0)};
         // every user parameter shared (BIF_ENSEMBLE_SHARED_PARAMETERS), so that the path that reads
         // them from the block compiles too
         EnsembleKernelOptions options;
@@ -106,6 +116,13 @@ TEST_CASE("the ensemble kernel compiles through NVRTC for every program and meth
                                  target);
             CHECK(module.image().find(".entry bif_ensemble_advance") != std::string::npos);
             CHECK(module.image().find("bif_ensemble_block") != std::string::npos);
+            // the pass has a body only where it can take systems: the section program of a map
+            const std::string& ptx = module.image();
+            const std::size_t pass = ptx.find(".entry bif_map_diagram");
+            REQUIRE(pass != std::string::npos);
+            const std::string pass_body = ptx.substr(pass, ptx.find("\n}", pass) - pass);
+            const bool takes_systems = c.program == 0 && std::string_view(c.method) == "Iteration";
+            CHECK((pass_body.find("bra") != std::string::npos) == takes_systems);
         } catch (const CompileError& error) {
             FAIL(error.what());
         }

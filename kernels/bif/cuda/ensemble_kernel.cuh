@@ -6,8 +6,9 @@
 //
 //   BIF_ENSEMBLE_KERNELS(BifModel, program, bif::ensemble::methods::Rk4)
 //
-// which defines three extern "C" kernels (their symbols are their names, no name expressions):
-//   bif_ensemble_sizes(int* out)        out = {sizeof(Block), carry words, abi_version, sizeof(View)}
+// which defines four extern "C" kernels (their symbols are their names, no name expressions):
+//   bif_ensemble_sizes(int* out)        out = {sizeof(Block), carry words, abi_version, sizeof(View),
+//                                       1 when bif_map_diagram can take systems of this program}
 //   bif_ensemble_setup(StudySpec, Block* out)   one thread: make_block from a spec whose arrays are
 //                                       in device memory; the host copies the result into the
 //                                       __constant__ variable bif_ensemble_block
@@ -15,6 +16,10 @@
 //                                       one slice of at most `budget` attempted steps per system;
 //                                       each thread block adds 1 to *unfinished when any of its
 //                                       systems is not finished (the host launches again until 0)
+//   bif_map_diagram(View, count, budget) the map-diagram pass (bif/study/map_diagram.h) for every
+//                                       new system it can finish, launched before bif_ensemble_advance
+//                                       with no register bound: its loop needs few registers, and
+//                                       the general kernel's bound would only cost it occupancy
 //
 // The Block lives in constant memory: uniform across the warp, and where the compiler sees its
 // address space (code inlined into the kernel) a setting is an instruction operand (c[bank][offset])
@@ -28,18 +33,21 @@
 #define __builtin_memcpy memcpy
 #endif
 
+// the map-diagram pass runs as a kernel of its own (bif_map_diagram), not inside the advance kernel
+#define BIF_MAP_DIAGRAM_INLINE 0
 #include "bif/study/entry.h"
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 
 namespace bif::ensemble::cuda {
 
-template <class Model, int Program>
+template <class Model, int Program, class Method>
 __device__ void sizes(int* out) {
     out[0] = int(sizeof(Block<Model>));
     out[1] = program_carry_words<Program, Model>();
     out[2] = abi_version;
     out[3] = int(sizeof(View<typename Model::real>));
+    out[4] = Program == program_sections && map_diagram_compiles<Model, Method>() ? 1 : 0;
 }
 
 template <class Model>
@@ -66,6 +74,16 @@ __device__ void advance(const Block<Model>& block, const View<typename Model::re
     if (__syncthreads_or(pending) && threadIdx.x == 0) atomicAdd(unfinished, 1u);
 }
 
+template <class Model, int Program, class Method>
+__device__ void map_diagram(const Block<Model>& block, const View<typename Model::real>& view, index_t count,
+                            long long budget) {
+    if constexpr (Program == program_sections && map_diagram_compiles<Model, Method>()) {
+        const index_t system = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+        if (system < count && map_diagram_applies(block))
+            map_diagram_system(Model{}, block, view, system, max_of(budget, map_diagram_iterates));
+    }
+}
+
 } // namespace bif::ensemble::cuda
 
 // Threads per block of the advance kernel; the host launches with the same number.
@@ -88,7 +106,7 @@ __device__ void advance(const Block<Model>& block, const View<typename Model::re
     __constant__ unsigned long long bif_ensemble_block[(sizeof(bif::ensemble::Block<ModelType>) + 7) / 8];   \
     }                                                                                                        \
     extern "C" __global__ void bif_ensemble_sizes(int* out) {                                                \
-        bif::ensemble::cuda::sizes<ModelType, ProgramCode>(out);                                             \
+        bif::ensemble::cuda::sizes<ModelType, ProgramCode, MethodTag>(out);                                  \
     }                                                                                                        \
     extern "C" __global__ void bif_ensemble_setup(const bif::ensemble::StudySpec spec,                       \
                                                   bif::ensemble::Block<ModelType>* out) {                    \
@@ -100,6 +118,13 @@ __device__ void advance(const Block<Model>& block, const View<typename Model::re
         bif::ensemble::cuda::advance<ModelType, ProgramCode, MethodTag>(                                     \
             *reinterpret_cast<const bif::ensemble::Block<ModelType>*>(bif_ensemble_block), view, count,      \
             budget, unfinished);                                                                             \
+    }                                                                                                        \
+    extern "C" __global__ void __launch_bounds__(BIF_ENSEMBLE_THREADS)                                       \
+        bif_map_diagram(const __grid_constant__ bif::ensemble::View<ModelType::real> view,                   \
+                        bif::ensemble::index_t count, long long budget) {                                    \
+        bif::ensemble::cuda::map_diagram<ModelType, ProgramCode, MethodTag>(                                 \
+            *reinterpret_cast<const bif::ensemble::Block<ModelType>*>(bif_ensemble_block), view, count,      \
+            budget);                                                                                         \
     }
 
 #endif

@@ -39,9 +39,16 @@
 #pragma once
 
 #include "bif/study/lyapunov_program.h"
+#include "bif/study/map_diagram.h"
 #include "bif/study/methods.h"
 #include "bif/study/section_program.h"
 #include "bif/study/trajectory_program.h"
+
+// BIF_MAP_DIAGRAM_INLINE 0 (set by the CUDA entry, which runs the pass as a kernel of its own):
+// advance_program leaves the map-diagram pass (bif/study/map_diagram.h) out.
+#ifndef BIF_MAP_DIAGRAM_INLINE
+#define BIF_MAP_DIAGRAM_INLINE 1
+#endif
 
 namespace bif::ensemble {
 
@@ -87,6 +94,13 @@ BIF_HD int program_of(const Block<Model>& b) {
 template <int Program, class Method, class Model>
 BIF_HD bool advance_program(const Model& m, const Block<Model>& b, const View<typename Model::real>& v,
                             index_t system, long long budget, long long calls = 1) {
+    if constexpr (Program == program_sections && BIF_MAP_DIAGRAM_INLINE &&
+                  map_diagram_compiles<Model, Method>())
+        if (map_diagram_applies(b) &&
+            map_diagram_system(m, b, v, system,
+                               max_of(calls > 1 && budget > (1LL << 40) / calls ? 1LL << 40 : budget * calls,
+                                      map_diagram_iterates)))
+            return true;
     if constexpr (Program == program_sections)
         return advance_sections<Model, Method, 0>(m, b, v, system, budget, calls);
     if constexpr (Program == program_sections_exponent)

@@ -27,6 +27,16 @@
 
 namespace bif::ensemble {
 
+// The limit of a fast loop with no bound: its one compare per component still stops at an infinity
+// or a NaN.
+template <class Real>
+BIF_HD constexpr Real largest_finite() {
+    if constexpr (sizeof(Real) == 4)
+        return Real(3.40282346638528859812e+38f);
+    else
+        return Real(1.7976931348623157e308);
+}
+
 #if BIF_MAP_FLOAT_MAX_NAN
 // max(|a|, |b|) with the sign of neither, a NaN if either is one.
 __device__ BIF_FORCEINLINE float max_abs_nan(float a, float b) {

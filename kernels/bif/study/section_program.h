@@ -264,15 +264,6 @@ struct SectionProgram {
         return false;
     }
 
-    // The largest finite value: with no bound, the fast loop's one compare per component still
-    // stops at an infinity or a NaN.
-    BIF_HD static constexpr real largest_finite() {
-        if constexpr (sizeof(real) == 4)
-            return real(3.40282346638528859812e+38f);
-        else
-            return real(1.7976931348623157e308);
-    }
-
     // Iterates kept in registers while no section bookkeeping is due: the transient ones before the
     // last, and in a diagram (observables recorded at every iterate, nothing else) the recorded ones
     // before the last. Ends before an iterate beyond the bound (every component tested against it),
@@ -284,7 +275,7 @@ struct SectionProgram {
                                    ? 0
                                    : min_of(allowed, (long long)(b.recorded_sections - 1 - c.rows));
         if (transient <= 0 && rows <= 0) return 0;
-        const real limit = b.solver.bound > real(0) ? b.solver.bound : largest_finite();
+        const real limit = b.solver.bound > real(0) ? b.solver.bound : largest_finite<real>();
         const MapIterates<Model> it{m, p_run, b.t0, limit, magnitude_key_inside(limit), m.dimension()};
         const int n = m.dimension();
         real y[Model::num_states];

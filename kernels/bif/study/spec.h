@@ -11,7 +11,7 @@ namespace bif::ensemble {
 
 // Bumped whenever StudySpec, View or the entry functions change shape; the CPU backend refuses a
 // compiled module built against another version (a stale cache entry cannot be misread).
-inline constexpr int abi_version = 4;
+inline constexpr int abi_version = 5;
 
 enum AnalysisCode : int {
     analysis_bifurcation = 0,
