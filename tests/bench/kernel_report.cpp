@@ -1,7 +1,8 @@
 // Resource report of the Bifscope ensemble kernels the CUDA benchmarks run, without a GPU: builds
 // the exact NVRTC program the backend compiles for each benchmark study (Lorenz RK4 double and
-// float, Duffing RKCK45, the MPGOS Duffing diagram), compiles it for sm_90 with ptxas' verbose
-// report, prints registers, stack frame and spills per kernel, and writes each program's text
+// float, Duffing RKCK45, the MPGOS Duffing diagram, the logistic and Henon diagrams), compiles it for sm_90
+// with ptxas' verbose report, prints registers, stack frame and spills per kernel (the advance
+// kernel, and the map-diagram pass where the program has one), and writes each program's text
 // (<case>.cu, compilable with nvcc -I kernels) and cubin (<case>.cubin, for cuobjdump -sass) into
 // the folder given as the first argument.
 //   kernel_report OUT_DIR [ARCH]     ARCH: 90 unless given
@@ -84,6 +85,11 @@ void report(const std::string& name, const study::ResolvedStudy& s, codegen::Pre
         if (at != std::string::npos) entry = line.substr(at + 16, line.find('\'', at + 16) - at - 16);
         const auto props = line.find("Function properties for ");
         if (props != std::string::npos) function = line.substr(props + 24);
+        if (entry == "bif_map_diagram" && line.find("registers") != std::string::npos) {
+            std::printf("%-14s %-19s %s\n", name.c_str(), "map-diagram pass",
+                        line.substr(line.find("Used")).c_str());
+            continue;
+        }
         if (entry != "bif_ensemble_advance") continue;
         const bool loop = function.find("integrate_steps_local") != std::string::npos;
         const char* what = !loop                                              ? "kernel"
@@ -123,6 +129,12 @@ int main(int argc, char** argv) {
         }
         if (which == "all" || which == "duffing")
             report("duffing", *from_json(duffing), codegen::Precision::Double, dir, arch);
+        if (which == "all" || which == "henon") {
+            auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) +
+                                               "/resources/studies/henon_bifurcation.json");
+            if (!read.study) throw std::runtime_error("cannot read the Henon study");
+            report("henon", *resolve(*read.study), codegen::Precision::Double, dir, arch);
+        }
         if (which == "all" || which == "mpgos") {
             auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) +
                                                "/resources/studies/duffing_bifurcation.json");

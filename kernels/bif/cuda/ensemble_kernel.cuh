@@ -18,8 +18,8 @@
 //                                       systems is not finished (the host launches again until 0)
 //   bif_map_diagram(View, count, budget) the map-diagram pass (bif/study/map_diagram.h) for every
 //                                       new system it can finish, launched before bif_ensemble_advance
-//                                       with no register bound: its loop needs few registers, and
-//                                       the general kernel's bound would only cost it occupancy
+//                                       with a register bound of its own: its loop needs few
+//                                       registers, so more warps share a multiprocessor
 //
 // The Block lives in constant memory: uniform across the warp, and where the compiler sees its
 // address space (code inlined into the kernel) a setting is an instruction operand (c[bank][offset])
@@ -99,6 +99,17 @@ __device__ void map_diagram(const Block<Model>& block, const View<typename Model
 #define BIF_ENSEMBLE_MIN_BLOCKS 1
 #endif
 
+// The map-diagram pass's own register bound, blocks per multiprocessor (a tuning switch overrides
+// it). Unbound, ptxas gave the logistic diagram's pass 40 registers in double through NVRTC but 72
+// through nvcc, and the Henon diagram's 108 (the unrolled chunk's loads hoisted ahead). In double
+// 12 blocks (40 registers) left both without spills where 16 (32 registers) spilled 16 bytes; in
+// float 16 blocks spill nothing (sm_90, tests/bench/kernel_report).
+#ifdef BIF_MAP_DIAGRAM_MIN_BLOCKS
+#define BIF_MAP_DIAGRAM_BLOCKS(ModelType) BIF_MAP_DIAGRAM_MIN_BLOCKS
+#else
+#define BIF_MAP_DIAGRAM_BLOCKS(ModelType) (sizeof(ModelType::real) == 4 ? 16 : 12)
+#endif
+
 // The Block as words (a class with member initialisers cannot be a __constant__ object itself),
 // viewed as the Block by the advance kernel.
 #define BIF_ENSEMBLE_KERNELS(ModelType, ProgramCode, MethodTag)                                              \
@@ -119,7 +130,7 @@ __device__ void map_diagram(const Block<Model>& block, const View<typename Model
             *reinterpret_cast<const bif::ensemble::Block<ModelType>*>(bif_ensemble_block), view, count,      \
             budget, unfinished);                                                                             \
     }                                                                                                        \
-    extern "C" __global__ void __launch_bounds__(BIF_ENSEMBLE_THREADS)                                       \
+    extern "C" __global__ void __launch_bounds__(BIF_ENSEMBLE_THREADS, BIF_MAP_DIAGRAM_BLOCKS(ModelType))    \
         bif_map_diagram(const __grid_constant__ bif::ensemble::View<ModelType::real> view,                   \
                         bif::ensemble::index_t count, long long budget) {                                    \
         bif::ensemble::cuda::map_diagram<ModelType, ProgramCode, MethodTag>(                                 \
