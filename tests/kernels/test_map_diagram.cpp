@@ -19,24 +19,15 @@ using namespace bif::ensemble;
 
 // Parts every map below shares: observables are the states and then the period, parameter `T`.
 template <class Real, int States, int Params>
-struct MapDefaults {
+struct MapDefaults : testmodels::DefaultsFor<Real> {
     using real = Real;
     static constexpr int num_states = States;
     static constexpr int num_params = Params;
     static constexpr int num_param_slots = Params;
-    static constexpr int num_events = 0;
-    static constexpr int num_aux = 0;
     static constexpr int num_observables = States + 1;
     static constexpr int dimension() { return States; }
-    static constexpr int event_count() { return 0; }
     static constexpr int param_slot_count() { return Params; }
-    static constexpr int aux_count() { return 0; }
     static constexpr int observable_count() { return States + 1; }
-    static void complete_parameters(real*) {}
-    static void events(real, const real*, const real*, real*) {}
-    static int event_direction(int) { return 1; }
-    static bool apply_reset(int, real, real*, real*) { return false; }
-    static void aux(real, const real*, const real*, real*) {}
     static void observables(real, const real* y, const real* p, real* o) {
         for (int i = 0; i < States; ++i)
             o[i] = y[i];

@@ -9,8 +9,9 @@
 namespace testmodels {
 
 // No-op parts that most test models share; a model overrides what it has.
-struct Defaults {
-    using real = double;
+template <class Real>
+struct DefaultsFor {
+    using real = Real;
     static constexpr int num_params = 0;
     static constexpr int num_param_slots = 0;
     static constexpr int num_events = 0;
@@ -27,6 +28,7 @@ struct Defaults {
     static void aux(real, const real*, const real*, real*) {}
     static void observables(real, const real*, const real*, real*) {}
 };
+using Defaults = DefaultsFor<double>;
 
 // y' = y cos t, y(0) = 1: y = exp(sin t). Non-autonomous, so Rosenbrock's f_t terms matter.
 struct ExpSin : Defaults {

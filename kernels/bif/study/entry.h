@@ -97,9 +97,7 @@ BIF_HD bool advance_program(const Model& m, const Block<Model>& b, const View<ty
     if constexpr (Program == program_sections && BIF_MAP_DIAGRAM_INLINE &&
                   map_diagram_compiles<Model, Method>())
         if (map_diagram_applies(b) &&
-            map_diagram_system(m, b, v, system,
-                               max_of(calls > 1 && budget > (1LL << 40) / calls ? 1LL << 40 : budget * calls,
-                                      map_diagram_iterates)))
+            map_diagram_system(m, b, v, system, max_of(budget, map_diagram_iterates)))
             return true;
     if constexpr (Program == program_sections)
         return advance_sections<Model, Method, 0>(m, b, v, system, budget, calls);

@@ -1,12 +1,13 @@
-// A map's orbit diagram in one pass per system: the section program's own fast loop (MapIterates
-// and RecordedRows, bif/study/section_program.h) from the initial state to the last recorded row,
-// with nothing around it but the state in registers. It takes a system only where that loop is all
-// the section program would run: a bifurcation study of a map sectioned at every iterate (period 1)
-// with no tangent vector, no events, no extremes and no accessories. Its rows, status, rows filled
-// and final state are then those of advance_sections bit for bit. A system it cannot finish so (a
-// period other than 1, an initial state the section program rejects, an iterate that leaves the
-// bound or is not finite, more iterates than `most`) it leaves new, for advance_sections to run from
-// the start: the rows it wrote up to there are the ones that run writes again.
+// A map's orbit diagram in one pass per system: the section program's own fast loop
+// (bounded_map_iterates and recorded_iterates, bif/study/section_program.h) from the initial state
+// to the last recorded row, with nothing around it but the state in registers. It takes a system
+// only where that loop is all the section program would run: a bifurcation study of a map sectioned
+// at every iterate (period 1) with no tangent vector, no events, no extremes and no accessories. Its
+// rows, status, rows filled and final state are then those of advance_sections bit for bit. A
+// system it cannot finish so (a period other than 1, an initial state the section program rejects,
+// an iterate that leaves the bound or is not finite, more iterates than `most`) it leaves new, for
+// advance_sections to run from the start: the rows it wrote up to there are the ones that run
+// writes again.
 //
 // Why a pass of its own: advance_sections holds the whole section carry live around the loop (72
 // registers on an H100, against the hand-written logistic kernel's 16, and the occupancy that goes
@@ -59,20 +60,11 @@ BIF_HD bool map_diagram_system(const Model& m, const Block<Model>& b, const View
         return false;
     real p_run[P];
     parameters_for_run(m, b.parameters, p, p_run);
-    const real limit = b.solver.bound > real(0) ? b.solver.bound : largest_finite<real>();
-    const MapIterates<Model> it{m, p_run, b.t0, limit, magnitude_key_inside(limit), n};
-    if (it.unrecorded(y, 0, b.transient_sections) < b.transient_sections) return false;
-    real& first_row = v.point(system, 0, 0);
-    const index_t row_step = index_t(v.point_columns) * v.stride;
-    long long rows = 0;
-    if (b.record_count == 1) {
-        RecordedRows<Model, true> out(m, p, b.transient_sections, b, first_row, v.stride, row_step);
-        rows = it.iterates(y, b.transient_sections, b.recorded_sections, out);
-    } else {
-        RecordedRows<Model, false> out(m, p, b.transient_sections, b, first_row, v.stride, row_step);
-        rows = it.iterates(y, b.transient_sections, b.recorded_sections, out);
-    }
-    if (rows < b.recorded_sections) return false;
+    const MapIterates<Model> it = bounded_map_iterates(m, b, p_run);
+    if (it.unrecorded(y, 0, b.transient_sections) < b.transient_sections ||
+        recorded_iterates(it, m, p, b, v, system, 0, b.transient_sections, y, b.recorded_sections) <
+            b.recorded_sections)
+        return false;
     v.status[system] = outcome_ok;
     v.rows_filled[system] = b.recorded_sections;
     if (v.final_state)

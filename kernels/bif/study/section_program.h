@@ -105,6 +105,32 @@ struct RecordedRows {
     }
 };
 
+// The fast map loop against the block's bound, or with none against the largest finite value.
+template <class Model>
+BIF_HD MapIterates<Model> bounded_map_iterates(const Model& m, const Block<Model>& b,
+                                               const typename Model::real* p_run) {
+    using real = typename Model::real;
+    const real limit = b.solver.bound > real(0) ? b.solver.bound : largest_finite<real>();
+    return MapIterates<Model>{m, p_run, b.t0, limit, magnitude_key_inside(limit), m.dimension()};
+}
+
+// Up to `count` iterates of `it` from section `section`, each written as the diagram row after row
+// `row` of the system (parameters `p` for the observables); returns those taken.
+template <class Model>
+BIF_HD long long recorded_iterates(const MapIterates<Model>& it, const Model& m,
+                                   const typename Model::real* p, const Block<Model>& b,
+                                   const View<typename Model::real>& v, index_t system, int row, int section,
+                                   typename Model::real* y, long long count) {
+    typename Model::real& first_row = v.point(system, row, 0);
+    const index_t row_step = index_t(v.point_columns) * v.stride;
+    if (b.record_count == 1) {
+        RecordedRows<Model, true> rows_out(m, p, section, b, first_row, v.stride, row_step);
+        return it.iterates(y, section, count, rows_out);
+    }
+    RecordedRows<Model, false> rows_out(m, p, section, b, first_row, v.stride, row_step);
+    return it.iterates(y, section, count, rows_out);
+}
+
 template <class Model, class Method, int K>
 struct SectionProgram {
     using real = typename Model::real;
@@ -275,8 +301,7 @@ struct SectionProgram {
                                    ? 0
                                    : min_of(allowed, (long long)(b.recorded_sections - 1 - c.rows));
         if (transient <= 0 && rows <= 0) return 0;
-        const real limit = b.solver.bound > real(0) ? b.solver.bound : largest_finite<real>();
-        const MapIterates<Model> it{m, p_run, b.t0, limit, magnitude_key_inside(limit), m.dimension()};
+        const MapIterates<Model> it = bounded_map_iterates(m, b, p_run);
         const int n = m.dimension();
         real y[Model::num_states];
         copy_n(c.s.y, n, y);
@@ -284,15 +309,7 @@ struct SectionProgram {
         if (transient > 0) {
             used = it.unrecorded(y, c.sections, transient);
         } else {
-            real& first_row = v.point(system, c.rows, 0);
-            const index_t row_step = index_t(v.point_columns) * v.stride;
-            if (b.record_count == 1) {
-                RecordedRows<Model, true> rows_out(m, c.p, c.sections, b, first_row, v.stride, row_step);
-                used = it.iterates(y, c.sections, rows, rows_out);
-            } else {
-                RecordedRows<Model, false> rows_out(m, c.p, c.sections, b, first_row, v.stride, row_step);
-                used = it.iterates(y, c.sections, rows, rows_out);
-            }
+            used = recorded_iterates(it, m, c.p, b, v, system, c.rows, c.sections, y, rows);
             c.rows += int(used);
         }
         copy_n(y, n, c.s.y);
