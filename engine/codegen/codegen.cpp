@@ -5,6 +5,7 @@
 #include "engine/codegen/jacobian_pattern.h"
 #include "engine/codegen/lowering.h"
 #include "engine/codegen/model_functions.h"
+#include "engine/codegen/nonfinite_persistence.h"
 
 #include <cctype>
 #include <cstdio>
@@ -331,6 +332,20 @@ std::string size_function(const char* name, const char* constant) {
     return std::string("    BIF_HD static constexpr int ") + name + "() { return " + constant + "; }\n";
 }
 
+// observable_state(k): the state variable that observable k is, or -1 (an orbit diagram of a state
+// then stores the state itself instead of choosing among the observables at every iterate).
+std::string observable_state_function(const ModelFunctions& f) {
+    std::string cases;
+    for (std::size_t k = 0; k < f.observables.size(); ++k) {
+        const sym::Node& n = f.pool.node(f.observables[k]);
+        if (n.op == sym::Op::State)
+            cases += "        case " + std::to_string(k) + ": return " + std::to_string(n.index) + ";\n";
+    }
+    if (cases.empty()) return "    BIF_HD static constexpr int observable_state(int) { return -1; }\n";
+    return "    BIF_HD static constexpr int observable_state(int k) {\n        switch (k) {\n" + cases +
+           "        default: return -1;\n        }\n    }\n";
+}
+
 } // namespace
 
 std::string generate_source(const Request& request) {
@@ -354,11 +369,15 @@ std::string generate_source(const Request& request) {
     s += constant_member("num_observables", f.observables.size());
     s += constant_member("jacobian_lower_band", static_cast<std::size_t>(pattern.lower_band));
     s += constant_member("jacobian_upper_band", static_cast<std::size_t>(pattern.upper_band));
+    // a map whose orbits cannot come back from infinity (the orbit diagram's fast loop tests chunks)
+    s += std::string("    static constexpr bool nonfinite_persists = ") +
+         (detail::nonfinite_persists(f.pool, f.rhs) ? "true" : "false") + ";\n";
     s += size_function("dimension", "num_states");
     s += size_function("event_count", "num_events");
     s += size_function("param_slot_count", "num_param_slots");
     s += size_function("aux_count", "num_aux");
     s += size_function("observable_count", "num_observables");
+    s += observable_state_function(f);
     s.append("\n").append(writer.complete_parameters());
     s.append("\n").append(writer.array_function("rhs", "dydt", f.rhs));
     s.append("\n").append(writer.jacobian(pattern));

@@ -13,6 +13,9 @@
 //       static constexpr int num_events;           // E: the model's `global` events, then study events
 //       static constexpr int num_aux;              // A: the model's aux quantities
 //       static constexpr int num_observables;      // O: study expressions to record
+//       // optional (false when absent): rhs is non-finite somewhere whenever y is (a map's orbit
+//       // cannot come back from infinity; bif/study/map_iterates.h then tests chunks, not iterates)
+//       static constexpr bool nonfinite_persists;
 //       BIF_HD static constexpr int dimension();   // N; likewise event_count() == E,
 //       // param_slot_count() == P + D, aux_count() == A, observable_count() == O
 //

@@ -7,7 +7,11 @@
 #include "tests/codegen/sampling.h"
 #include "tests/codegen/test_models.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <limits>
+#include <map>
 #include <sstream>
 #include <utility>
 
@@ -132,6 +136,36 @@ void check_float(const std::string& key, bif::model::Model& m, const HostModel& 
     CHECK(bad.count == 0);
 }
 
+// A model that declares nonfinite_persists must mean it: with any one state infinite or NaN (the
+// others at sampled points), some component of rhs is not finite.
+template <class M>
+void check_nonfinite_persists(const std::string& key, bif::model::Model& m, std::size_t seed) {
+    using real = typename M::real;
+    if constexpr (M::nonfinite_persists) {
+        PointSampler sampler(m, seed);
+        std::vector<double> y, p;
+        double t = 0.0;
+        const real bad_values[] = {std::numeric_limits<real>::infinity(),
+                                   -std::numeric_limits<real>::infinity(),
+                                   std::numeric_limits<real>::quiet_NaN()};
+        for (int point = 0; point < 20; ++point) {
+            sampler.next(y, p, t);
+            std::vector<real> yr(y.begin(), y.end()), pr(p.begin(), p.end()), f(y.size());
+            M::complete_parameters(pr.data());
+            for (std::size_t j = 0; j < yr.size(); ++j)
+                for (const real bad : bad_values) {
+                    std::vector<real> yj = yr;
+                    yj[j] = bad;
+                    M::rhs(real(t), yj.data(), pr.data(), f.data());
+                    const bool stays =
+                        std::any_of(f.begin(), f.end(), [](real v) { return !std::isfinite(v); });
+                    INFO(key << ": state " << j << " = " << bad << " gives a finite next state");
+                    REQUIRE(stays);
+                }
+        }
+    }
+}
+
 template <class Pair>
 void check_model(std::size_t index) {
     using D = typename Pair::Double;
@@ -155,6 +189,9 @@ void check_model(std::size_t index) {
         CHECK(D::event_direction(k) == host.event_direction(k));
     check_double<D>(key, m, host, 1000 + index);
     check_float<F>(key, m, host, 2000 + index);
+    static_assert(D::nonfinite_persists == F::nonfinite_persists);
+    check_nonfinite_persists<D>(key, m, 3000 + index);
+    check_nonfinite_persists<F>(key, m, 4000 + index);
 }
 
 } // namespace
@@ -163,6 +200,24 @@ TEST_CASE("every test model loads", "[codegen][generated]") {
     for (const generated::Failure* f = generated::failures; f->key != nullptr; ++f) {
         FAIL_CHECK(f->key << " did not load: " << f->error);
     }
+}
+
+TEST_CASE("the bundled maps that cannot come back from infinity are known as such", "[codegen][generated]") {
+    // logistic r x (1 - x), Henon 1 - a x^2 + y and b x, the coupled logistic map: products and
+    // sums only; the standard map's sine and mod bring an infinite angle back (sin(inf) is NaN,
+    // but mod, like a division, can make a finite value of an infinite one)
+    std::map<std::string, bool> persists;
+    constexpr std::size_t count = std::tuple_size_v<generated::Models>;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        ((persists[std::filesystem::path(generated::keys[I]).filename().string()] =
+              std::tuple_element_t<I, generated::Models>::Double::nonfinite_persists),
+         ...);
+    }
+    (std::make_index_sequence<count>{});
+    CHECK(persists.at("logistic.ode"));
+    CHECK(persists.at("henon.ode"));
+    CHECK(persists.at("coupled_logistic.ode"));
+    CHECK_FALSE(persists.at("standard_map.ode"));
 }
 
 TEST_CASE("generated double code agrees with the host evaluator; float code is close",

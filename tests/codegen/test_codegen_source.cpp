@@ -158,6 +158,40 @@ TEST_CASE("small integer and half powers are expanded, others call pow", "[codeg
     CHECK(function_text(source_of(general), "rhs").find("bif::m::pow(y[0], 1.7)") != std::string::npos);
 }
 
+TEST_CASE("a map is known to keep non-finite states only when its formulas show it", "[codegen][nonfinite]") {
+    const auto persists = [](const bif::model::Model& m) {
+        const std::string source = source_of(m);
+        const bool yes = source.find("nonfinite_persists = true;") != std::string::npos;
+        REQUIRE((yes || source.find("nonfinite_persists = false;") != std::string::npos));
+        return yes;
+    };
+    using Pool = bif::sym::ExprPool;
+    // products, sums, negation, |x| and positive integer powers keep inf and NaN
+    CHECK(persists(one_state([](Pool& e, NodeId x) {
+        return e.binary(Op::Mul, e.binary(Op::Mul, e.param(0), x), e.binary(Op::Sub, e.constant(1), x));
+    })));
+    CHECK(persists(one_state([](Pool& e, NodeId x) {
+        return e.binary(Op::Sub, e.unary(Op::Abs, x), e.binary(Op::Pow, e.unary(Op::Neg, x), e.constant(3)));
+    })));
+    // each of these can make a finite value of an infinite one
+    CHECK_FALSE(persists(one_state([](Pool& e, NodeId x) { return e.binary(Op::Div, e.param(0), x); })));
+    CHECK_FALSE(persists(one_state([](Pool& e, NodeId x) { return e.unary(Op::Exp, e.unary(Op::Neg, x)); })));
+    CHECK_FALSE(persists(one_state([](Pool& e, NodeId x) { return e.unary(Op::Tanh, x); })));
+    CHECK_FALSE(persists(one_state([](Pool& e, NodeId x) { return e.binary(Op::Pow, x, e.constant(-1)); })));
+    CHECK_FALSE(persists(one_state([](Pool& e, NodeId x) { return e.binary(Op::Pow, x, e.constant(0.5)); })));
+    CHECK_FALSE(persists(one_state([](Pool& e, NodeId x) {
+        return e.if_then_else(e.binary(Op::Gt, x, e.constant(1)), e.constant(0), x);
+    })));
+    CHECK_FALSE(persists(one_state([](Pool& e, NodeId) { return e.param(0); })));
+    // a state that no formula of the kind reads: x' = 2 x, y' = 1 / x leaves an infinite y behind
+    bif::model::Model two = one_state([](Pool& e, NodeId x) { return e.binary(Op::Mul, e.constant(2), x); });
+    two.states.push_back({"y", 1.0, 0, {}});
+    two.states[1].rhs = two.pool.binary(Op::Div, two.pool.constant(1), two.pool.state(0));
+    CHECK_FALSE(persists(two));
+    two.states[1].rhs = two.pool.binary(Op::Add, two.pool.state(1), two.pool.state(0));
+    CHECK(persists(two));
+}
+
 TEST_CASE("a subexpression used twice is computed once", "[codegen][cse]") {
     const auto m = one_state([](bif::sym::ExprPool& e, NodeId x) {
         const NodeId s = e.unary(Op::Sin, e.binary(Op::Mul, x, e.param(0)));

@@ -7,6 +7,7 @@
 #include "bif/study/entry.h"
 #include "test_models.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -35,15 +36,25 @@ struct MapDefaults : testmodels::DefaultsFor<Real> {
     }
 };
 
-// x -> r x (1 - x); parameters r, T.
+// x -> r x (1 - x); parameters r, T. Products only, declared as the code generator declares them:
+// with no bound its chunks are proved by their last state (bif/study/map_iterates.h).
 template <class Real>
 struct Logistic : MapDefaults<Real, 1, 2> {
+    static constexpr bool nonfinite_persists = true;
     static void rhs(Real, const Real* y, const Real* p, Real* f) { f[0] = p[0] * y[0] * (Real(1) - y[0]); }
+};
+
+// The same maps with the generated models' observable_state: their diagrams of one state store the
+// state itself (StateRows) instead of choosing it among the observables.
+template <class Map>
+struct NamingStates : Map {
+    static constexpr int observable_state(int k) { return k < Map::num_states ? k : -1; }
 };
 
 // (x, y) -> (1 - a x^2 + y, b x); parameters a, b, T. Beyond a ~ 1.43 (b = 0.3) orbits escape.
 template <class Real>
 struct Henon : MapDefaults<Real, 2, 3> {
+    static constexpr bool nonfinite_persists = true;
     static void rhs(Real, const Real* y, const Real* p, Real* f) {
         f[0] = Real(1) - p[0] * y[0] * y[0] + y[1];
         f[1] = p[1] * y[0];
@@ -103,9 +114,10 @@ bool same_bits(const std::vector<Real>& a, const std::vector<Real>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Real)) == 0;
 }
 
-// Runs the study both ways and compares; returns how many systems the pass took.
+// Runs the study both ways and compares; returns how many systems the pass took (and the rows in
+// `points` when given).
 template <class Model>
-std::size_t check_pass_against_sections(const Setup& s) {
+std::size_t check_pass_against_sections(const Setup& s, std::vector<typename Model::real>* points = nullptr) {
     using Iteration = methods::Iteration;
     const int states = Model::num_states;
     std::vector<double> tolerances(states, 1e-6);
@@ -146,6 +158,7 @@ std::size_t check_pass_against_sections(const Setup& s) {
     CHECK(passed.rows == sections.rows);
     CHECK(same_bits(passed.points, sections.points));
     CHECK(same_bits(passed.final_state, sections.final_state));
+    if (points) *points = passed.points;
     return taken;
 }
 
@@ -185,6 +198,33 @@ TEST_CASE("the map-diagram pass leaves the logistic diagram the section program 
     }
 }
 
+TEST_CASE("a diagram of one state stores the state the observables would give", "[map_diagram]") {
+    Setup logistic;
+    logistic.initial = {0.2};
+    logistic.parameters = {3.0, 1.0};
+    logistic.swept = spread(2.5, 4.0, 41);
+    logistic.transient = 100;
+    logistic.recorded = 300;
+    std::vector<double> chosen, stored;
+    check_pass_against_sections<Logistic<double>>(logistic, &chosen);
+    check_pass_against_sections<NamingStates<Logistic<double>>>(logistic, &stored);
+    CHECK(same_bits(chosen, stored));
+    // y of the Henon map (the second of two states), orbits that leave the bound mid-record included
+    Setup henon;
+    henon.initial = {0.1, 0.1};
+    henon.parameters = {1.4, 0.3, 1.0};
+    henon.swept = spread(1.3, 1.6, 31);
+    henon.transient = 2;
+    henon.recorded = 200;
+    henon.recorded_states = {1};
+    henon.bound = 50;
+    std::vector<float> chosen_y, stored_y;
+    check_pass_against_sections<Henon<float>>(henon, &chosen_y);
+    check_pass_against_sections<NamingStates<Henon<float>>>(henon, &stored_y);
+    CHECK(same_bits(chosen_y, stored_y));
+    CHECK(std::count_if(stored_y.begin(), stored_y.end(), [](float v) { return std::isnan(v); }) > 0);
+}
+
 TEST_CASE("the map-diagram pass leaves escaping and overflowing orbits to the section program",
           "[map_diagram]") {
     Setup henon;
@@ -202,6 +242,10 @@ TEST_CASE("the map-diagram pass leaves escaping and overflowing orbits to the se
     henon.transient = 2;
     henon.swept = spread(1.45, 1.6, 31);
     check_pass_against_sections<Henon<double>>(henon);
+    check_pass_against_sections<Henon<float>>(henon);
+    // no bound: escaping orbits overflow to infinity inside chunks proved by their last state
+    henon.bound = 0;
+    CHECK(check_pass_against_sections<Henon<double>>(henon) < henon.swept.size());
     check_pass_against_sections<Henon<float>>(henon);
 
     Setup squaring; // no bound: x overflows to infinity for g x0 > 1

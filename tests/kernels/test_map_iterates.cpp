@@ -140,6 +140,50 @@ long long logistic_visits(long long count) {
     return kept.visits;
 }
 
+// Products only, so an infinite or NaN state stays so (as the code generator proves for such
+// formulas): x = p0 x (1 - x) runs off to -inf from x > 1, y = p1 y^2 overflows for |y| > 1 / p1.
+template <class Real>
+struct Exploding : testmodels::Defaults {
+    using real = Real;
+    static constexpr int num_states = 2;
+    static constexpr int num_params = 2;
+    static constexpr int num_param_slots = 2;
+    static constexpr bool nonfinite_persists = true;
+    static constexpr int dimension() { return 2; }
+    static void rhs(real, const real* y, const real* p, real* f) {
+        f[0] = p[0] * y[0] * (real(1) - y[0]);
+        f[1] = p[1] * y[1] * y[1];
+    }
+};
+
+// With no bound, a chunk of a map that keeps non-finite states is proved by its last state alone:
+// the run must still stop at the first non-finite iterate, and keep the rows up to it.
+template <class Real>
+void check_unbounded_exploding(Real r, Real x0, Real growth, Real y0, long long count) {
+    using M = Exploding<Real>;
+    static_assert(bif::ensemble::keeps_nonfinite<M>::value);
+    const M m{};
+    const Real p[2] = {r, growth};
+    const Real limit = std::numeric_limits<Real>::max();
+    const bif::ensemble::MapIterates<M> fast{m, p, Real(0), limit, bif::magnitude_key_inside(limit), 2, true};
+    Real y_fast[2] = {x0, y0}, y_plain[2] = {x0, y0};
+    RowsKept<Real> kept(count);
+    const long long taken = fast.iterates(y_fast, 0, count, kept);
+    CAPTURE(r, x0, growth, y0, count);
+    REQUIRE(taken == plain_iterates(m, p, Real(0), limit, y_plain, 0, count));
+    CHECK(y_fast[0] == y_plain[0]);
+    CHECK(y_fast[1] == y_plain[1]);
+    Real y_step[2] = {x0, y0};
+    for (long long k = 0; k < count; ++k) {
+        if (k < taken) {
+            plain_iterates(m, p, Real(0), limit, y_step, int(k), 1);
+            REQUIRE(kept.rows[std::size_t(k)] == y_step[0]);
+        } else {
+            REQUIRE(std::isnan(kept.rows[std::size_t(k)]));
+        }
+    }
+}
+
 template <class Real>
 void check_cases() {
     const Real most = std::numeric_limits<Real>::max();
@@ -179,6 +223,29 @@ TEST_CASE("the fast map loop's recorded rows are the iterates up to where it sto
                 check_rows_against_plain<double>(amplitude, 0.5, 0.5, 10.0, section, 400);
         check_rows_against_plain<float>(10.5f, 0.5f, 0.5f, 10.0f, 7, 400);
         check_rows_against_plain<double>(2.0, 1.5, 2.0, std::numeric_limits<double>::max(), 0, 400);
+    }
+}
+
+TEST_CASE("with no bound, a map that keeps non-finite states stops at its first non-finite iterate",
+          "[map_iterates]") {
+    constexpr int chunk = bif::ensemble::MapIterates<Exploding<double>>::chunk;
+    const auto cases = []<class Real>(Real) {
+        // x overflows at iterates that fall anywhere in a chunk (the larger x0, the sooner)
+        for (Real x0 : {Real(1.5), Real(2), Real(3), Real(10), Real(1e3), Real(1e8), Real(1e15)})
+            for (long long count : {5LL, chunk - 1LL, chunk + 0LL, chunk + 1LL, 3LL * chunk + 7})
+                check_unbounded_exploding<Real>(Real(4), x0, Real(0.5), Real(0.5), count);
+        // y overflows while x stays in (0, 1); then a NaN parameter, non-finite from the first iterate
+        check_unbounded_exploding<Real>(Real(3.9), Real(0.3), Real(1.5), Real(2), 400);
+        check_unbounded_exploding<Real>(std::numeric_limits<Real>::quiet_NaN(), Real(0.3), Real(0.5),
+                                        Real(0.5), 100);
+        // nothing leaves: every chunk proved by its last state
+        check_unbounded_exploding<Real>(Real(3.9), Real(0.3), Real(0.5), Real(0.5), 1000);
+    };
+    SECTION("double") {
+        cases(0.0);
+    }
+    SECTION("float") {
+        cases(0.0f);
     }
 }
 

@@ -1,31 +1,39 @@
 // A map y -> f(y) iterated in registers against a limit (the study's bound, or the largest finite
-// value), for the section program's fast path: the hot loop of an orbit diagram. Each iterate is
-// tested on the integer units (one max of magnitude keys per component) so that the FP64 units do
-// nothing but the map, as in a hand-written kernel; a value that may lie beyond the limit is then
-// tested exactly, so the iterates taken are the ones an iterate-by-iterate test would take.
+// value), for the section program's fast path: the hot loop of an orbit diagram. Iterates are taken
+// in untested chunks, each proved inside at its end, or retaken one tested iterate at a time, so
+// the iterates taken are the ones an iterate-by-iterate test would take. The proof:
+//   - with no bound, for a map whose non-finite states stay non-finite (the generated model's
+//     nonfinite_persists, engine/codegen/nonfinite_persistence.h): the chunk's last state is
+//     finite. No instruction per iterate: an orbit diagram's loop is bound by instruction issue,
+//     where the float logistic map takes 3 per iterate (H200: a key per iterate cost it 35%).
+//   - otherwise: one max of magnitude keys per component and iterate, on the integer units, so
+//     that the FP64 units do nothing but the map; a value that may lie beyond is tested exactly.
 #pragma once
 
 #include "bif/kernel_support.h"
 
-// BIF_MAP_FLOAT_MAX_NAN (a tuning switch, sm_86 and later): in float, the chunk's largest magnitude
-// kept by one NaN-propagating max of absolute values per component instead of an integer key (two
-// integer operations), which a float loop, limited by instruction issue, may feel.
-#if defined(BIF_MAP_FLOAT_MAX_NAN) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 860
-#undef BIF_MAP_FLOAT_MAX_NAN
-#define BIF_MAP_FLOAT_MAX_NAN 1
-#else
-#undef BIF_MAP_FLOAT_MAX_NAN
-#define BIF_MAP_FLOAT_MAX_NAN 0
-#endif
-
 // Iterates per untested chunk (a tuning switch). The logistic diagram's kernel on an H100 took
-// 4.09 ms with 8, 3.74 with 16, 3.61 with 32 and 3.52 with 64 (tests/bench/NOTES.md); 32 keeps the
-// unrolled code of a map of up to 4 states moderate.
+// 4.09 ms with 8, 3.74 with 16, 3.61 with 32 and 3.52 with 64 (tests/bench/NOTES.md); on an H200,
+// with chunks proved by their last state, its transient ran at 0.88 / 0.95 / 1.00 of the
+// hand-written kernel's speed in float with 32 / 64 / 128, where the chunk's bookkeeping is what
+// is left. A chunk is unrolled whole for maps of up to 4 states: 128 cost the logistic and Henon
+// programs 5-9% more compile time than 32.
 #ifndef BIF_MAP_CHUNK
-#define BIF_MAP_CHUNK 32
+#define BIF_MAP_CHUNK 128
 #endif
 
 namespace bif::ensemble {
+
+// Whether the model declares that its map keeps a non-finite state non-finite (generated models
+// do, from their formulas; a model that does not declare it is tested at every iterate).
+template <class M, class = void>
+struct keeps_nonfinite {
+    static constexpr bool value = false;
+};
+template <class M>
+struct keeps_nonfinite<M, decltype(void(M::nonfinite_persists))> {
+    static constexpr bool value = M::nonfinite_persists;
+};
 
 // The limit of a fast loop with no bound: its one compare per component still stops at an infinity
 // or a NaN.
@@ -36,15 +44,6 @@ BIF_HD constexpr Real largest_finite() {
     else
         return Real(1.7976931348623157e308);
 }
-
-#if BIF_MAP_FLOAT_MAX_NAN
-// max(|a|, |b|) with the sign of neither, a NaN if either is one.
-__device__ BIF_FORCEINLINE float max_abs_nan(float a, float b) {
-    float d;
-    asm("max.NaN.xorsign.abs.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
-    return d;
-}
-#endif
 
 // What the fast loop does with each iterate it takes: nothing (the transient), or write a row of
 // the recorded observables (SectionProgram). `taken` counts the iterates of the call so far, this one
@@ -72,6 +71,8 @@ struct MapIterates {
     real limit;
     unsigned int inside_key; // magnitude_key_inside(limit)
     int n;
+    // no bound: the limit is the largest finite value, and inside it is finite
+    bool unbounded = false;
 
     // One iterate from section `section` (t = t0 + section): false, y unchanged, when the new state
     // would lie beyond the limit, or be infinite or NaN.
@@ -123,42 +124,57 @@ struct MapIterates {
     }
 
   private:
-    // One untested chunk from iterate `used`: true when its key proves every value inside (y is then
-    // the chunk's last iterate); false, y back at the chunk's start, when it may have left.
+    // One untested chunk from iterate `used`: true when it is proved inside (y is then the chunk's
+    // last iterate); false, y back at the chunk's start, when it may have left.
     template <class Visit>
     BIF_HD BIF_FORCEINLINE bool take_chunk(real* y, int section, long long used, Visit& visit) const {
         real start[N];
         copy_n(y, n, start);
+        if (proved_by_finiteness()) {
+            untested_run<false>(y, section, used, visit);
+            if (all_finite_by_bits(y)) return true;
+        } else if (untested_run<true>(y, section, used, visit) <= inside_key) {
+            return true;
+        }
+        copy_n(start, n, y);
+        return false;
+    }
+
+    BIF_HD BIF_FORCEINLINE bool proved_by_finiteness() const {
+        if constexpr (keeps_nonfinite<Model>::value)
+            return unbounded; // a chunk whose last state is finite had every iterate finite
+        else
+            return false;
+    }
+
+    // A chunk's iterates, each visited; Keyed: returns the largest magnitude key among them.
+    template <bool Keyed, class Visit>
+    BIF_HD BIF_FORCEINLINE unsigned int untested_run(real* y, int section, long long used,
+                                                     Visit& visit) const {
         unsigned int key = 0;
-#if BIF_MAP_FLOAT_MAX_NAN
-        real most = real(0);
-#endif
         // unrolled for small maps only: a large one's right-hand side copied a chunk's worth of times
         // would cost compile time for no gain
         BIF_UNROLL_IF(N <= 4 ? Visit::unroll : 1)
         for (int k = 0; k < chunk; ++k) {
             real next[N];
             m.rhs(t0 + real(section + int(used) + k), y, p, next);
-#if BIF_MAP_FLOAT_MAX_NAN
-            if constexpr (sizeof(real) == 4) {
-                BIF_UNROLL
-                for (int i = 0; i < N; ++i)
-                    if (i < n) most = max_abs_nan(most, next[i]);
-            } else {
-                key = largest_key(next, key);
-            }
-#else
-            key = largest_key(next, key);
-#endif
+            if constexpr (Keyed) key = largest_key(next, key);
             copy_n(next, n, y);
             visit(used + k + 1, y);
         }
-#if BIF_MAP_FLOAT_MAX_NAN
-        if constexpr (sizeof(real) == 4) key = m::fabs(most) <= limit ? 0U : ~0U;
+        return key;
+    }
+
+    BIF_HD BIF_FORCEINLINE bool all_finite_by_bits(const real* y) const {
+#if defined(BIF_MAP_UNTESTED_FOR_TIMING)
+        (void)y;
+        return true;
 #endif
-        if (key <= inside_key) return true;
-        copy_n(start, n, y);
-        return false;
+        bool finite = true;
+        BIF_UNROLL
+        for (int i = 0; i < N; ++i)
+            if (i < n) finite = finite && finite_by_bits(y[i]);
+        return finite;
     }
 
     BIF_HD BIF_FORCEINLINE unsigned int largest_key(const real* y, unsigned int key = 0) const {

@@ -105,13 +105,61 @@ struct RecordedRows {
     }
 };
 
+// The state variable that observable k is (y[i] itself), or -1: generated models say
+// (engine/codegen), hand-written ones that do not are taken as having none.
+template <class M, class = void>
+struct names_observable_states {
+    static constexpr bool value = false;
+};
+template <class M>
+struct names_observable_states<M, decltype(void(M::observable_state(0)))> {
+    static constexpr bool value = true;
+};
+template <class Model>
+BIF_HD int state_of_observable(int k) {
+    if constexpr (names_observable_states<Model>::value)
+        return Model::observable_state(k);
+    else
+        return -1;
+}
+
+// The rows of a diagram of one state variable (the usual one): the state itself stored at every
+// iterate, where RecordedRows evaluates every observable and chooses one (two selects an iterate
+// for the logistic diagram, whose float run then came to 0.93 of the hand-written kernel's speed
+// instead of 0.95; H200, tests/bench/NOTES.md).
+template <class Model>
+struct StateRows {
+    using real = typename Model::real;
+    static constexpr int N = Model::num_states;
+    static constexpr int unroll = 8;
+
+    int state;
+    index_t row_step;
+    real* first; // the first iterate's row
+    real* out;   // the next row
+
+    BIF_HD StateRows(int which, real& first_row, index_t row_stride)
+        : state(which), row_step(row_stride), first(&first_row), out(&first_row) {}
+
+    BIF_HD BIF_FORCEINLINE void operator()(long long, const real* y) {
+        *out = N == 1 ? y[0] : pick(y, state, N);
+        out += row_step;
+    }
+    BIF_HD void rewind(long long taken) { out = first + index_t(taken) * row_step; }
+    BIF_HD void clear(long long from, long long to) {
+        for (long long k = from; k < to; ++k)
+            first[index_t(k) * row_step] = quiet_nan<real>();
+    }
+};
+
 // The fast map loop against the block's bound, or with none against the largest finite value.
 template <class Model>
 BIF_HD MapIterates<Model> bounded_map_iterates(const Model& m, const Block<Model>& b,
                                                const typename Model::real* p_run) {
     using real = typename Model::real;
     const real limit = b.solver.bound > real(0) ? b.solver.bound : largest_finite<real>();
-    return MapIterates<Model>{m, p_run, b.t0, limit, magnitude_key_inside(limit), m.dimension()};
+    return MapIterates<Model>{
+        m, p_run, b.t0, limit, magnitude_key_inside(limit), m.dimension(), !(b.solver.bound > real(0))};
 }
 
 // Up to `count` iterates of `it` from section `section`, each written as the diagram row after row
@@ -124,6 +172,10 @@ BIF_HD long long recorded_iterates(const MapIterates<Model>& it, const Model& m,
     typename Model::real& first_row = v.point(system, row, 0);
     const index_t row_step = index_t(v.point_columns) * v.stride;
     if (b.record_count == 1) {
+        if (const int state = state_of_observable<Model>(b.record_observable[0]); state >= 0) {
+            StateRows<Model> rows_out(state, first_row, row_step);
+            return it.iterates(y, section, count, rows_out);
+        }
         RecordedRows<Model, true> rows_out(m, p, section, b, first_row, v.stride, row_step);
         return it.iterates(y, section, count, rows_out);
     }
