@@ -262,7 +262,13 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
             if (!fetched) queue.wait_for_room(all_lanes, cancelled);
             if (cancelled.load()) return hand_over();
             const auto [first, count] = dealer.take(smallest, shape.capacity);
-            if (count == 0) return hand_over();
+            if (count == 0) {
+                hand_over();
+                if (timeline.on())
+                    timeline.add("device " + std::to_string(context.device().ordinal) +
+                                 format_times(" lane done (its buffers freed after)", {timeline.now()}));
+                return;
+            }
             const double taken = timeline.now();
             if (!std::exchange(used, true)) lanes_used.fetch_add(1);
             batches_on[device_index].fetch_add(1);

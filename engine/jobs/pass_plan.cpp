@@ -1,6 +1,7 @@
 #include "engine/jobs/pass_plan.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 namespace bif::jobs {
@@ -30,6 +31,36 @@ bool on_stride(const study::SweepGrid& grid, std::size_t point, int stride) {
     return true;
 }
 
+// The points of each pass, coarse first (pass p holds the points on stride coarsest >> p that are
+// on no coarser one), each ascending: one sweep of the grid, the axis indices counted along
+// instead of divided out point by point (points_on_stride four times over a 1024^2 map took
+// 0.09 s of the GPU server's 0.18 s to the first coarse pass).
+std::vector<std::vector<std::size_t>> points_by_pass(const study::SweepGrid& grid, int coarsest) {
+    int passes = 0;
+    for (int s = coarsest; s >= 1; s /= 2)
+        ++passes;
+    std::vector<std::vector<std::size_t>> by_pass(static_cast<std::size_t>(passes));
+    const std::size_t axes = grid.axis_count();
+    std::vector<std::size_t> index(axes), count(axes);
+    for (std::size_t a = 0; a < axes; ++a) {
+        count[a] = grid.values(a).size();
+        index[a] = grid.system_count() > 0 ? grid.axis_index(0, a) : 0;
+    }
+    const bool counted = grid.consecutive(); // else each point's indices are looked up
+    const int coarsest_level = std::countr_zero(unsigned(coarsest));
+    for (std::size_t point = 0; point < grid.system_count(); ++point) {
+        int level = coarsest_level; // the finest stride 2^level that every axis index is a multiple of
+        for (std::size_t a = 0; a < axes; ++a) {
+            const std::size_t i = counted ? index[a] : grid.axis_index(point, a);
+            if (i != 0) level = std::min(level, std::countr_zero(i));
+        }
+        by_pass[std::size_t(coarsest_level - level)].push_back(point);
+        for (std::size_t a = 0; counted && a < axes && ++index[a] == count[a]; ++a)
+            index[a] = 0;
+    }
+    return by_pass;
+}
+
 // Cuts a pass into blocks, each an even spread over what the pass has left (so that every block
 // samples the whole grid), their sizes doubling from `next_size` up to `limit`.
 void add_blocks(PassPlan& plan, const std::vector<std::size_t>& systems, int pass, int stride,
@@ -41,12 +72,13 @@ void add_blocks(PassPlan& plan, const std::vector<std::size_t>& systems, int pas
         next_size = std::min(limit, next_size * 2);
         PlannedBlock block{{}, pass, stride};
         // the remaining systems at ranks floor(j * left / size), j = 0..size-1
-        std::size_t rank = 0;
+        std::size_t rank = 0, next_rank = 0; // next_rank: the rank of the block's next system
         for (std::size_t i = 0; i < systems.size() && block.systems.size() < size; ++i) {
             if (taken[i]) continue;
-            if (rank == block.systems.size() * left / size) {
+            if (rank == next_rank) {
                 taken[i] = true;
                 block.systems.push_back(systems[i]);
+                next_rank = block.systems.size() * left / size;
             }
             ++rank;
         }
@@ -127,9 +159,10 @@ PassPlan plan_passes(const study::ResolvedStudy& study, std::size_t first_block,
     plan.pass_count = 0;
     for (int s = coarsest; s >= 1; s /= 2)
         ++plan.pass_count;
+    const std::vector<std::vector<std::size_t>> by_pass = points_by_pass(study.grid, coarsest);
     int pass = 0;
     for (int stride = coarsest; stride >= 1; stride /= 2, ++pass)
-        add_blocks(plan, points_on_stride(study.grid, stride, coarsest), pass, stride, limit, next_size);
+        add_blocks(plan, by_pass[std::size_t(pass)], pass, stride, limit, next_size);
     return plan;
 }
 

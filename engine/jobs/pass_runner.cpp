@@ -39,19 +39,21 @@ class PassRunner {
         : study_(study), plan_(plan), setup_(setup), total_(study.system_count()) {}
 
     study::Result run() {
-        whole_ = setup_.keep_whole ? study::allocate_result(study_) : summary_only();
+        whole_ = summary_only(); // its columns come with the first block in (keep)
         if (setup_.stand_in && !setup_.backend->ready(study_) && setup_.stand_in->supports(study_).available)
             preview_while_preparing();
         // A cancel between blocks shows in the next block's run, which returns at once.
         bool complete = !cancelled();
         for (std::size_t b = 0; complete && b < plan_.blocks.size(); ++b)
             complete = run_final_block(plan_.blocks[b]);
+        allocate_whole();
         whole_.info.complete = complete;
         return std::move(whole_);
     }
 
     study::Result run_in_order(std::size_t block_systems) {
-        whole_ = setup_.keep_whole ? study::allocate_result(study_) : summary_only();
+        whole_ = summary_only();
+        allocate_whole();
         const std::size_t step = allows_passes(study_) ? std::max<std::size_t>(block_systems, 1) : total_;
         std::size_t begin = 0;
         const std::size_t at_once = setup_.keep_whole ? 1 : blocks_at_once(setup_.blocks_at_once);
@@ -128,16 +130,38 @@ class PassRunner {
         return backend.run(part, control);
     }
 
+    std::shared_ptr<const ResultBlock> published(PlannedBlock block, study::Result r,
+                                                 bool provisional) const {
+        auto b = std::make_shared<ResultBlock>();
+        b->result = std::make_shared<const study::Result>(std::move(r));
+        b->systems = std::move(block.systems);
+        b->pass = block.pass;
+        b->pass_count = plan_.pass_count;
+        b->stride = block.stride;
+        b->provisional = provisional;
+        return b;
+    }
+
     void publish(PlannedBlock block, study::Result r, bool provisional) {
-        if (!setup_.on_block) return;
-        auto published = std::make_shared<ResultBlock>();
-        published->result = std::make_shared<const study::Result>(std::move(r));
-        published->systems = std::move(block.systems);
-        published->pass = block.pass;
-        published->pass_count = plan_.pass_count;
-        published->stride = block.stride;
-        published->provisional = provisional;
-        setup_.on_block(std::move(published));
+        if (setup_.on_block) setup_.on_block(published(std::move(block), std::move(r), provisional));
+    }
+
+    // The whole result's columns, made when the first block is in and published: a 1024^2 map's
+    // took 15 ms on the GPU server, which the first pixels need not wait for. What the run noted
+    // before (a stand-in's preview) is kept.
+    void allocate_whole() {
+        if (!setup_.keep_whole || whole_allocated_) return;
+        study::Result full = study::allocate_result(study_);
+        full.info = std::move(whole_.info);
+        whole_ = std::move(full);
+        whole_allocated_ = true;
+    }
+
+    // A finished block's systems and notes into the whole result.
+    void keep(const std::vector<std::size_t>& systems, const study::Result& r) {
+        allocate_whole();
+        if (setup_.keep_whole) scatter_block(r, systems, whole_);
+        merge_info(whole_.info, r.info);
     }
 
     bool run_final_block(const PlannedBlock& block) {
@@ -149,13 +173,15 @@ class PassRunner {
 
     // Merges and publishes a final block's result; false when the block was cancelled.
     bool finish_final_block(PlannedBlock block, study::Result r) {
-        if (setup_.keep_whole) scatter_block(r, block.systems, whole_);
-        merge_info(whole_.info, r.info);
         if (r.info.complete) {
             done_ += block.systems.size();
-            publish(std::move(block), std::move(r), false);
+            // published before it is kept: the first pixels wait for no bookkeeping of the whole
+            const std::shared_ptr<const ResultBlock> b = published(std::move(block), std::move(r), false);
+            if (setup_.on_block) setup_.on_block(b);
+            keep(b->systems, *b->result);
             return true;
         }
+        keep(block.systems, r);
         // Cancelled inside the block: its finished systems still make a (smaller) block.
         const std::vector<std::size_t> rows = finished_rows(r);
         done_ += rows.size();
@@ -298,6 +324,7 @@ class PassRunner {
     std::size_t total_;
     std::size_t done_ = 0; // systems the selected backend finished
     study::Result whole_;
+    bool whole_allocated_ = false;
     std::mutex progress_mutex_; // streamed blocks running at once report through it
     std::size_t finished_done_ = 0, running_done_ = 0;
 };

@@ -140,6 +140,21 @@ TEST_CASE("big passes are cut into blocks of bounded size", "[jobs][passes]") {
     check_plan_covers(plan, *s);
 }
 
+TEST_CASE("the passes of a part of a grid follow the definition on the part's own points", "[jobs][passes]") {
+    // the plan counts axis indices along a whole or ranged grid and looks them up for a subset;
+    // both must give the passes the definition gives (indices of the whole grid's points)
+    const auto s = test::duffing_map(37, 29, 4);
+    study::ResolvedStudy ranged = *s;
+    ranged.grid = s->grid.subset_range(37 * 5 + 11, 600); // starts mid-row: the count must carry
+    check_plan_covers(jobs::plan_passes(ranged), ranged);
+    std::vector<std::size_t> scattered;
+    for (std::size_t p = 3; p < s->system_count(); p += 7)
+        scattered.push_back(p);
+    study::ResolvedStudy sub = *s;
+    sub.grid = s->grid.subset(scattered);
+    check_plan_covers(jobs::plan_passes(sub), sub);
+}
+
 TEST_CASE("a subset grid holds the very values of the whole grid's points", "[jobs][subset]") {
     const auto s = test::duffing_map(7, 5, 4);
     const study::SweepGrid& whole = s->grid;
