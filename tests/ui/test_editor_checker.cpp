@@ -107,12 +107,13 @@ TEST_CASE("a large model is parsed off the UI thread and typing stays quick", "[
 
     ui::ModelChecker checker;
     QSignalSpy spy(&checker, &ui::ModelChecker::checked);
-    clock.restart();
     checker.setText(text);
     checker.checkNow();
-    const qint64 callMs = clock.elapsed();
-    INFO("setText + checkNow took " << callMs << " ms");
-    CHECK(callMs * 3 < parseMs);
+    // Off the UI thread: the call returns with the check still pending, and its result comes only
+    // through the event loop (a parse on this thread would have announced it before returning).
+    // Not a timing: a ratio of the call's time to the parse's failed on a loaded CI machine.
+    CHECK(checker.isPending());
+    CHECK(spy.isEmpty());
     REQUIRE(spy.wait(20000));
     CHECK(spy.front().at(0).value<Model>()->states.size() == direct.model->states.size());
 
