@@ -16,6 +16,9 @@
 //       // optional (false when absent): rhs is non-finite somewhere whenever y is (a map's orbit
 //       // cannot come back from infinity; bif/study/map_iterates.h then tests chunks, not iterates)
 //       static constexpr bool nonfinite_persists;
+//       // optional (-1 for every k when absent): the state variable that observable k is (y[i]
+//       // itself), or -1; a diagram of one state then stores y[i] (bif/study/section_program.h)
+//       BIF_HD static constexpr int observable_state(int k);
 //       BIF_HD static constexpr int dimension();   // N; likewise event_count() == E,
 //       // param_slot_count() == P + D, aux_count() == A, observable_count() == O
 //

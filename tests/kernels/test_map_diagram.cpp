@@ -169,14 +169,31 @@ std::vector<double> spread(double from, double to, int count) {
     return values;
 }
 
-template <class Real>
-void check_logistic() {
+// The logistic diagram over r in [2.5, 4] from x = 0.2, a section at every iterate (T = 1).
+Setup logistic_diagram(int transient, int recorded) {
     Setup s;
     s.initial = {0.2};
     s.parameters = {3.0, 1.0};
     s.swept = spread(2.5, 4.0, 41);
-    s.transient = 1000;
-    s.recorded = 300;
+    s.transient = transient;
+    s.recorded = recorded;
+    return s;
+}
+
+// The Henon diagram over `count` values of a in [from, to] (b = 0.3) from (0.1, 0.1).
+Setup henon_diagram(double from, double to, int count, int transient, int recorded) {
+    Setup s;
+    s.initial = {0.1, 0.1};
+    s.parameters = {1.4, 0.3, 1.0};
+    s.swept = spread(from, to, count);
+    s.transient = transient;
+    s.recorded = recorded;
+    return s;
+}
+
+template <class Real>
+void check_logistic() {
+    Setup s = logistic_diagram(1000, 300);
     CHECK(check_pass_against_sections<Logistic<Real>>(s) == s.swept.size());
     s.transient = 0; // every iterate recorded
     CHECK(check_pass_against_sections<Logistic<Real>>(s) == s.swept.size());
@@ -199,23 +216,13 @@ TEST_CASE("the map-diagram pass leaves the logistic diagram the section program 
 }
 
 TEST_CASE("a diagram of one state stores the state the observables would give", "[map_diagram]") {
-    Setup logistic;
-    logistic.initial = {0.2};
-    logistic.parameters = {3.0, 1.0};
-    logistic.swept = spread(2.5, 4.0, 41);
-    logistic.transient = 100;
-    logistic.recorded = 300;
+    const Setup logistic = logistic_diagram(100, 300);
     std::vector<double> chosen, stored;
     check_pass_against_sections<Logistic<double>>(logistic, &chosen);
     check_pass_against_sections<NamingStates<Logistic<double>>>(logistic, &stored);
     CHECK(same_bits(chosen, stored));
     // y of the Henon map (the second of two states), orbits that leave the bound mid-record included
-    Setup henon;
-    henon.initial = {0.1, 0.1};
-    henon.parameters = {1.4, 0.3, 1.0};
-    henon.swept = spread(1.3, 1.6, 31);
-    henon.transient = 2;
-    henon.recorded = 200;
+    Setup henon = henon_diagram(1.3, 1.6, 31, 2, 200);
     henon.recorded_states = {1};
     henon.bound = 50;
     std::vector<float> chosen_y, stored_y;
@@ -227,12 +234,7 @@ TEST_CASE("a diagram of one state stores the state the observables would give", 
 
 TEST_CASE("the map-diagram pass leaves escaping and overflowing orbits to the section program",
           "[map_diagram]") {
-    Setup henon;
-    henon.initial = {0.1, 0.1};
-    henon.parameters = {1.4, 0.3, 1.0};
-    henon.swept = spread(1.0, 1.6, 61); // a: bounded orbits, then orbits that leave the bound
-    henon.transient = 200;
-    henon.recorded = 400;
+    Setup henon = henon_diagram(1.0, 1.6, 61, 200, 400); // bounded orbits, then orbits that leave the bound
     henon.recorded_states = {0, 1};
     henon.bound = 50;
     const std::size_t taken = check_pass_against_sections<Henon<double>>(henon);
