@@ -1,13 +1,16 @@
 #include "engine/cuda/cuda_backend.h"
 
 #include "engine/cuda/chain_runner.h"
+#include "engine/cuda/device_map.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/embedded_headers.h"
+#include "engine/cuda/ensemble_batch.h"
 #include "engine/cuda/ensemble_runner.h"
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/errors.h"
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/nvrtc_library.h"
+#include "engine/cuda/stream.h"
 #include "engine/ensemble/result_assembly.h"
 #include "engine/ensemble/study_spec.h"
 #include "engine/study/resolved_study.h"
@@ -159,38 +162,7 @@ class CudaBackend : public study::Backend {
             info.warnings.push_back("float cannot honour tolerances below about 1e-6");
         const ensemble::SpecStorage spec(study);
 
-        control.report_progress(0, study.system_count(), "compiling model");
-        const auto compile_start = Clock::now();
-        const ModuleCompiler compiler;
-        const CompileRequest& request = plan.request;
-        std::map<std::string, CompiledModule> modules; // by target
-        std::vector<EnsembleDevice> ensemble_devices;
-        bool all_cached = true;
-        try {
-            // the contexts are retained while the modules compile or load from the cache
-            std::future<std::vector<Context>> contexts =
-                std::async(std::launch::async, [&] { return contexts_for(devices); });
-            for (const DeviceInfo& d : devices) {
-                const Target target = compiler.target_for(d);
-                auto found = modules.find(target.name());
-                if (found == modules.end())
-                    found = modules.emplace(target.name(), compiler.compile(request, target)).first;
-                all_cached = all_cached && found->second.from_cache();
-            }
-            const std::vector<Context> retained = contexts.get();
-            for (std::size_t i = 0; i < devices.size(); ++i)
-                ensemble_devices.push_back(
-                    {retained[i], &modules.at(compiler.target_for(devices[i]).name())});
-        } catch (const CompileError& e) {
-            throw study::BackendError("NVRTC rejected the generated model: " + first_line(e.what()) + "\n" +
-                                      e.log());
-        } catch (const std::exception& e) {
-            throw study::BackendError(std::string("CUDA: ") + e.what());
-        }
-        info.compile_seconds = seconds_since(compile_start);
-        info.code_note = std::string(all_cached ? "module cache hit" : "compiled with NVRTC") + ", " +
-                         modules.begin()->first +
-                         (options_.quick_compile ? ", compiled for speed of compiling" : "");
+        Loaded loaded = load(study, plan, info, control);
         if (control.cancelled()) {
             adopt_result();
             result.info = std::move(info);
@@ -205,8 +177,8 @@ class CudaBackend : public study::Backend {
         runner_options.lanes = options_.lanes;
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
         // continuation: one chain per GPU thread, column after column, on the first GPU
-        ChainRunner chain_runner(ensemble_devices.front(), study, spec, real_bytes, control, runner_options);
-        EnsembleRunner runner(std::move(ensemble_devices), study, spec, real_bytes, control, runner_options);
+        ChainRunner chain_runner(loaded.devices.front(), study, spec, real_bytes, control, runner_options);
+        EnsembleRunner runner(std::move(loaded.devices), study, spec, real_bytes, control, runner_options);
         try {
             const auto store = [&](const ensemble::BatchArrays& batch) {
                 if (!assembly) {
@@ -240,7 +212,77 @@ class CudaBackend : public study::Backend {
         return result;
     }
 
+    // run() with the result kept on the GPU: see run_map_on_device.
+    DeviceMapRun run_kept(const study::ResolvedStudy& study, std::string_view column, DeviceMap& map,
+                          const RenderKernels& kernels, study::RunControl& control) {
+        const auto start = Clock::now();
+        const Availability a = availability();
+        if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
+        if (study.is_continuation())
+            throw study::BackendError(
+                "a continuation's result cannot stay on the GPU: its chains run both ways");
+        if (study.system_count() != map.count())
+            throw study::BackendError("a study of " + std::to_string(study.system_count()) +
+                                      " systems for a map of " + std::to_string(map.count()) + " cells");
+        const int source = column.empty() ? -1 : ensemble::program_scalar_column(study, column);
+        if (!column.empty() && source < 0)
+            throw study::BackendError("the study computes no column \"" + std::string(column) +
+                                      "\" on the GPU");
+        const ModulePlan plan = plan_modules(study);
+        if (plan.devices.size() != 1 || plan.devices.front().ordinal != map.context().device().ordinal)
+            throw study::BackendError("a kept map runs on its own GPU alone");
+        DeviceMapRun kept;
+        study::RunInfo& info = kept.info;
+        info.backend = "cuda";
+        info.device = plan.devices.front().name;
+        info.precision = plan.precision;
+        info.code_path = study::CodePath::Cuda;
+        if (info.precision == codegen::Precision::Float && smallest_tolerance(study) < 1e-6)
+            info.warnings.push_back("float cannot honour tolerances below about 1e-6");
+        Loaded loaded = load(study, plan, info, control);
+        if (control.cancelled()) return kept;
+
+        const auto run_start = Clock::now();
+        const ensemble::SpecStorage spec(study);
+        RunnerOptions runner_options;
+        runner_options.slice_seconds = options_.slice_seconds;
+        runner_options.lanes = options_.lanes;
+        // batches small enough that the host's staging (the axis values going up) stays a few tens of
+        // megabytes: nothing else of them comes to the host
+        runner_options.max_batch = options_.max_batch > 0 ? options_.max_batch : kept_batch_systems;
+        const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
+        const ColumnType type = real_bytes == 4 ? ColumnType::Float32 : ColumnType::Float64;
+        EnsembleRunner runner(std::move(loaded.devices), study, spec, real_bytes, control, runner_options);
+        const DeviceMapCells cells = map.cells();
+        const auto keep = [&](const EnsembleBatch& batch, std::size_t first, const Stream& stream) {
+            DeviceBatchColumn from;
+            from.values = source >= 0 ? batch.scalar_column_address(source) : 0;
+            from.statuses = batch.status_address();
+            from.count = batch.count();
+            from.type = type;
+            kernels.scatter_map_cells(from, cells.values + first * sizeof(float), cells.statuses + first,
+                                      stream);
+        };
+        ensemble::BatchOutputs nothing;
+        nothing.points = nothing.scalars = nothing.status = false;
+        try {
+            info.complete = runner.run([](const ensemble::BatchArrays&) {}, keep, nothing);
+        } catch (const study::BackendError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw study::BackendError(std::string("CUDA: ") + e.what());
+        }
+        info.notes.push_back("cuda: " + std::to_string(runner.launches()) + " kernel launches on 1 GPU, " +
+                             std::to_string(runner.lanes_used()) + " lanes, the result kept on the GPU");
+        kept.integration_seconds = runner.integration_seconds();
+        info.run_seconds = seconds_since(run_start);
+        info.total_seconds = seconds_since(start);
+        return kept;
+    }
+
   private:
+    static constexpr std::size_t kept_batch_systems = std::size_t(1) << 21;
+
     // What a run compiles: the devices it uses, its precision, and one request for all of them
     // (the register bound is sized for the whole run, so that every progressive pass of it shares
     // one module), with the distinct targets of those devices.
@@ -298,6 +340,49 @@ class CudaBackend : public study::Backend {
         return plan;
     }
 
+    // A run's modules, compiled or from the cache, and its devices with their contexts.
+    struct Loaded {
+        std::map<std::string, CompiledModule> modules; // by target; devices point into it
+        std::vector<EnsembleDevice> devices;
+    };
+
+    // Fills info's compile time and code note; errors as BackendError.
+    Loaded load(const study::ResolvedStudy& study, const ModulePlan& plan, study::RunInfo& info,
+                study::RunControl& control) {
+        control.report_progress(0, study.system_count(), "compiling model");
+        const auto compile_start = Clock::now();
+        const ModuleCompiler compiler;
+        Loaded loaded;
+        bool all_cached = true;
+        try {
+            // the contexts are retained while the modules compile or load from the cache
+            std::future<std::vector<Context>> contexts =
+                std::async(std::launch::async, [&] { return contexts_for(plan.devices); });
+            for (const DeviceInfo& d : plan.devices) {
+                const Target target = compiler.target_for(d);
+                auto found = loaded.modules.find(target.name());
+                if (found == loaded.modules.end())
+                    found =
+                        loaded.modules.emplace(target.name(), compiler.compile(plan.request, target)).first;
+                all_cached = all_cached && found->second.from_cache();
+            }
+            const std::vector<Context> retained = contexts.get();
+            for (std::size_t i = 0; i < plan.devices.size(); ++i)
+                loaded.devices.push_back(
+                    {retained[i], &loaded.modules.at(compiler.target_for(plan.devices[i]).name())});
+        } catch (const CompileError& e) {
+            throw study::BackendError("NVRTC rejected the generated model: " + first_line(e.what()) + "\n" +
+                                      e.log());
+        } catch (const std::exception& e) {
+            throw study::BackendError(std::string("CUDA: ") + e.what());
+        }
+        info.compile_seconds = seconds_since(compile_start);
+        info.code_note = std::string(all_cached ? "module cache hit" : "compiled with NVRTC") + ", " +
+                         loaded.modules.begin()->first +
+                         (options_.quick_compile ? ", compiled for speed of compiling" : "");
+        return loaded;
+    }
+
     // Contexts are kept for the backend's lifetime: retaining a device's primary context costs tens
     // of milliseconds, which a warm run should not pay again.
     // Those not yet retained are retained at once, a thread each.
@@ -350,6 +435,18 @@ codegen::Precision precision_on(const study::ResolvedStudy& study, const DeviceI
 
 std::unique_ptr<study::Backend> make_cuda_backend(CudaBackendOptions options) {
     return std::make_unique<CudaBackend>(options);
+}
+
+DeviceMapRun run_map_on_device(const study::ResolvedStudy& study, std::string_view column, DeviceMap& map,
+                               const RenderKernels& kernels, study::RunControl& control,
+                               CudaBackendOptions options) {
+    study::ResolvedStudy on_map_gpu = study;
+    on_map_gpu.study.gpus.clear();
+    on_map_gpu.study.gpu_share = {};
+    options.devices = {map.context().device().ordinal};
+    options.max_devices = 1;
+    CudaBackend backend(options);
+    return backend.run_kept(on_map_gpu, column, map, kernels, control);
 }
 
 std::unique_ptr<study::Backend> make_cuda_backend() {

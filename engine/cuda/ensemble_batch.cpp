@@ -74,6 +74,9 @@ std::size_t downloaded_scalars(const BatchShape& s) {
 std::size_t downloaded_rows_filled(const BatchShape& s) {
     return s.downloaded.points ? 1 : 0;
 }
+std::size_t downloaded_status(const BatchShape& s) {
+    return s.downloaded.status ? 1 : 0;
+}
 
 // Per system: an initial and a final state for chains, nothing otherwise.
 std::size_t chain_reals(const BatchShape& s) {
@@ -91,7 +94,8 @@ std::size_t BatchShape::bytes_per_system() const {
 std::size_t BatchShape::staging_bytes_per_system() const {
     const std::size_t reals =
         std::size_t(axes) + downloaded_point_reals(*this) + downloaded_scalars(*this) + chain_reals(*this);
-    return reals * std::size_t(real_bytes) + (1 + downloaded_rows_filled(*this)) * sizeof(int);
+    return reals * std::size_t(real_bytes) +
+           (downloaded_status(*this) + downloaded_rows_filled(*this)) * sizeof(int);
 }
 
 EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
@@ -123,7 +127,7 @@ std::size_t EnsembleBatch::status_offset() const {
 }
 
 std::size_t EnsembleBatch::rows_filled_offset() const {
-    return status_offset() + shape_.capacity * sizeof(int);
+    return status_offset() + downloaded_status(shape_) * shape_.capacity * sizeof(int);
 }
 
 void EnsembleBatch::upload(const ensemble::BatchArrays& host, const Stream& stream) {
@@ -194,7 +198,7 @@ void EnsembleBatch::fetch(const Stream& stream) {
     // all copies queued, then one wait: they follow each other on the copy engine
     points_.download_async(out, downloaded_point_reals(shape_) * count_ * rb, stream);
     scalars_.download_async(out + scalars_offset(), downloaded_scalars(shape_) * count_ * rb, stream);
-    status_.download_async(out + status_offset(), count_ * sizeof(int), stream);
+    status_.download_async(out + status_offset(), downloaded_status(shape_) * count_ * sizeof(int), stream);
     rows_filled_.download_async(out + rows_filled_offset(),
                                 downloaded_rows_filled(shape_) * count_ * sizeof(int), stream);
     // the upload's copy from chain_states_ ran before this batch's kernels, so it is free again
@@ -212,7 +216,8 @@ void EnsembleBatch::unpack(ensemble::BatchArrays& host) {
     ensemble::size_outputs(host, shape_.downloaded);
     if (host.points.size() > downloaded_point_reals(shape_) * n ||
         host.scalars.size() > downloaded_scalars(shape_) * n ||
-        host.rows_filled.size() > downloaded_rows_filled(shape_) * n || host.status.size() > n ||
+        host.rows_filled.size() > downloaded_rows_filled(shape_) * n ||
+        host.status.size() > downloaded_status(shape_) * n ||
         host.final_state.size() > chain_reals(shape_) * n)
         throw std::length_error("a host batch with outputs its device batch does not download");
     const unsigned char* out = outputs_.data();
@@ -224,6 +229,13 @@ void EnsembleBatch::unpack(ensemble::BatchArrays& host) {
     if (!host.rows_filled.empty())
         std::memcpy(host.rows_filled.data(), out + rows_filled_offset(),
                     host.rows_filled.size() * sizeof(int));
+}
+
+driver::CUdeviceptr EnsembleBatch::scalar_column_address(int column) const {
+    if (column < 0 || column >= shape_.scalar_columns)
+        throw std::out_of_range("scalar column " + std::to_string(column) + " of " +
+                                std::to_string(shape_.scalar_columns));
+    return scalars_.address() + std::size_t(column) * count_ * std::size_t(shape_.real_bytes);
 }
 
 template <class Real>

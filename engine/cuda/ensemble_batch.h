@@ -78,6 +78,9 @@ class EnsembleBatch {
 
     template <class Real>
     ensemble::View<Real> view() const;
+    // Device addresses of the batch's scalar column `column` (count() reals) and of its int statuses.
+    driver::CUdeviceptr scalar_column_address(int column) const;
+    driver::CUdeviceptr status_address() const { return status_.address(); }
 
   private:
     // upload() after the axis values are staged in inputs_.

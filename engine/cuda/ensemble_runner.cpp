@@ -194,7 +194,28 @@ EnsembleRunner::EnsembleRunner(std::vector<EnsembleDevice> devices, const study:
     : devices_(std::move(devices)), study_(study), spec_(spec), real_bytes_(real_bytes), control_(control),
       options_(options) {}
 
+namespace {
+
+// Length of the union of [start, end) intervals.
+double covered_seconds(std::vector<std::pair<double, double>> intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    double covered = 0.0, reach = -1e300;
+    for (const auto& [start, end] : intervals) {
+        if (end <= reach) continue;
+        covered += end - std::max(start, reach);
+        reach = end;
+    }
+    return covered;
+}
+
+} // namespace
+
 bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>& on_batch) {
+    return run(on_batch, {}, ensemble::stored_outputs(study_));
+}
+
+bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>& on_batch,
+                         const DeviceBatchHook& on_device, const ensemble::BatchOutputs outputs) {
     const std::size_t total = study_.system_count();
     const std::size_t lanes = std::size_t(std::max(1, options_.lanes));
     const std::size_t all_lanes = devices_.size() * lanes;
@@ -209,7 +230,9 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     InOrderQueue queue;
     BatchDealer dealer(total, all_lanes);
     Timeline timeline;
-    const ensemble::BatchOutputs outputs = ensemble::stored_outputs(study_);
+    std::mutex launches_mutex;
+    // per device: when its launches ran, in milliseconds of the GPU's clock from the device's start
+    std::vector<std::vector<std::pair<double, double>>> launch_intervals(devices_.size());
     control_.report_progress(0, total, "integrating");
 
     // The first error is kept; it stops every lane at its next launch.
@@ -224,8 +247,9 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     };
 
     const auto run_lane = [&](const EnsembleProgram& program, const BatchShape& shape, std::size_t smallest,
-                              std::size_t device_index) {
+                              std::size_t device_index, const Event& origin) {
         const Context& context = program.context();
+        Event began(context), ended(context);
         EnsembleBatch batch(context, shape, spec_.times());
         const Stream stream(context);
         DeviceBuffer<unsigned int> unfinished(context, 1);
@@ -286,12 +310,20 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
             const std::size_t blocks = (count + ensemble_threads - 1) / ensemble_threads;
             for (;;) {
                 const auto start = Clock::now();
+                began.record(stream);
                 program.launch_slice(stream, batch, budget, unfinished);
+                ended.record(stream);
                 batch.prepare_downloads(); // once, while the lane's first kernels run
                 hand_over();               // the batch before, while these kernels run
                 unfinished.download_async(left, stream);
                 stream.synchronize();
                 launches.fetch_add(1);
+                {
+                    const double from = Event::elapsed_milliseconds(origin, began),
+                                 to = Event::elapsed_milliseconds(origin, ended);
+                    std::lock_guard lock(launches_mutex);
+                    launch_intervals[device_index].emplace_back(from, to);
+                }
                 const double took = std::chrono::duration<double>(Clock::now() - start).count();
                 const std::size_t finished_here =
                     (blocks - std::min<std::size_t>(left[0], blocks)) * ensemble_threads;
@@ -308,6 +340,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                 budget = whole_slices(static_cast<long long>(double(budget) * scale));
             }
             const double integrated = timeline.now();
+            if (on_device) on_device(batch, first, stream);
             batch.fetch(stream);
             fetched = Fetched{std::move(host), asked, taken, uploaded, integrated};
             if (cancelled.load()) return hand_over();
@@ -344,11 +377,17 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
             timeline.add("device " + std::to_string(device.context.device().ordinal) + " wave " +
                          std::to_string(limits.device_wave) + " capacity " + std::to_string(shape.capacity) +
                          " smallest " + std::to_string(smallest));
+        Event origin(device.context); // the lanes' launches are timed from here
+        {
+            const Stream stream(device.context);
+            origin.record(stream);
+            stream.synchronize();
+        }
         std::vector<std::jthread> other_lanes; // joined before the program goes
         for (std::size_t l = 1; l < lanes; ++l)
             other_lanes.emplace_back(
-                [&] { guarded([&] { run_lane(program, shape, smallest, device_index); }); });
-        guarded([&] { run_lane(program, shape, smallest, device_index); });
+                [&] { guarded([&] { run_lane(program, shape, smallest, device_index, origin); }); });
+        guarded([&] { run_lane(program, shape, smallest, device_index, origin); });
     };
 
     {
@@ -376,6 +415,9 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     launches_ = launches.load();
     lanes_used_ = lanes_used.load();
     pinned_ = pinned.load();
+    integration_seconds_ = 0.0;
+    for (auto& intervals : launch_intervals)
+        integration_seconds_ = std::max(integration_seconds_, covered_seconds(std::move(intervals)) / 1000.0);
     shares_.clear();
     for (std::size_t d = 0; d < devices_.size(); ++d)
         shares_.push_back({devices_[d].context.device().ordinal, batches_on[d].load(), systems_on[d].load()});

@@ -81,6 +81,15 @@ struct DeviceShare {
     std::size_t systems = 0;
 };
 
+class EnsembleBatch;
+class Stream;
+
+// Called on a lane once a batch's kernels are done, before its outputs are fetched, on the lane's
+// thread: it may queue work on `stream` that reads the batch's device arrays (a render kernel that
+// keeps a map's cells on the GPU, engine/cuda/device_map.h). `first` is the batch's first system.
+using DeviceBatchHook =
+    std::function<void(const EnsembleBatch& batch, std::size_t first, const Stream& stream)>;
+
 class EnsembleRunner {
   public:
     EnsembleRunner(std::vector<EnsembleDevice> devices, const study::ResolvedStudy& study,
@@ -90,6 +99,10 @@ class EnsembleRunner {
     // Returns false when cancelled (finished batches are still handed over). Errors on a device
     // (CudaError, ...) are rethrown here after every lane stopped.
     bool run(const std::function<void(const ensemble::BatchArrays&)>& on_batch);
+    // The same, with `on_device` seeing every batch on its device first; `outputs` replaces what
+    // comes back to the host (ensemble::stored_outputs): what the hook keeps need not cross the bus.
+    bool run(const std::function<void(const ensemble::BatchArrays&)>& on_batch,
+             const DeviceBatchHook& on_device, ensemble::BatchOutputs outputs);
 
     // Launches made, over every lane (for RunInfo notes and tests).
     long long launches() const { return launches_; }
@@ -100,6 +113,10 @@ class EnsembleRunner {
     bool pinned() const { return pinned_; }
     // Batches and systems each device ran, in the order of the devices given.
     const std::vector<DeviceShare>& device_shares() const { return shares_; }
+    // Seconds in which some lane's integration kernels were running on a GPU (the union of its
+    // launches' intervals by the GPU's clock, over its lanes; the longest of the GPUs): the run's
+    // time without its host side.
+    double integration_seconds() const { return integration_seconds_; }
 
   private:
     std::vector<EnsembleDevice> devices_;
@@ -112,6 +129,7 @@ class EnsembleRunner {
     int lanes_used_ = 0;
     bool pinned_ = true;
     std::vector<DeviceShare> shares_;
+    double integration_seconds_ = 0.0;
 };
 
 } // namespace bif::cuda

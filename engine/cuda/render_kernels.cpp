@@ -1,10 +1,12 @@
 #include "engine/cuda/render_kernels.h"
 
+#include "bif/render/map_summary.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/stream.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace bif::cuda {
 
@@ -25,7 +27,8 @@ RenderKernels::RenderKernels(const Context& context, const CompiledModule& compi
     : module_(context, compiled), accumulate_f64_(module_.kernel("bif_density_accumulate_f64")),
       accumulate_f32_(module_.kernel("bif_density_accumulate_f32")),
       most_(module_.kernel("bif_density_most")), map_f64_(module_.kernel("bif_map_cells_f64")),
-      map_f32_(module_.kernel("bif_map_cells_f32")),
+      map_f32_(module_.kernel("bif_map_cells_f32")), scatter_f64_(module_.kernel("bif_map_scatter_f64")),
+      scatter_f32_(module_.kernel("bif_map_scatter_f32")), summary_(module_.kernel("bif_map_summary")),
       multiprocessors_(std::max(1, context.device().multiprocessors)), from_cache_(compiled.from_cache()) {}
 
 CompileRequest RenderKernels::request() {
@@ -79,6 +82,31 @@ void RenderKernels::write_map_cells(const DeviceMapCells& cells, driver::CUdevic
     const Kernel& kernel = cells.type == ColumnType::Float64 ? map_f64_ : map_f32_;
     kernel.launch(shape_for(cells.count), stream, cells.values, cells.statuses, count, out_values,
                   out_statuses);
+}
+
+} // namespace bif::cuda
+
+namespace bif::cuda {
+
+void RenderKernels::scatter_map_cells(const DeviceBatchColumn& column, driver::CUdeviceptr out_values,
+                                      driver::CUdeviceptr out_statuses, const Stream& stream) const {
+    if (column.count == 0) return;
+    const unsigned long long count = column.count;
+    const Kernel& kernel = column.type == ColumnType::Float64 ? scatter_f64_ : scatter_f32_;
+    kernel.launch(shape_for(column.count), stream, column.values, column.statuses, count, out_values,
+                  out_statuses);
+}
+
+void RenderKernels::summarise_map(const DeviceMapCells& cells, driver::CUdeviceptr summary,
+                                  const Stream& stream) const {
+    if (cells.type != ColumnType::Float32) throw std::invalid_argument("a map summary reads float cells");
+    const bif::render::MapSummary empty;
+    const DriverLibrary& driver = context().driver();
+    context().make_current();
+    BIF_CU_CALL(driver, cuMemcpyHtoDAsync_v2, summary, &empty, sizeof empty, stream.handle());
+    if (cells.count == 0) return;
+    const unsigned long long count = cells.count;
+    summary_.launch(shape_for(cells.count), stream, cells.values, cells.statuses, count, summary);
 }
 
 } // namespace bif::cuda

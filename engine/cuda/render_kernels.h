@@ -32,6 +32,14 @@ struct DevicePoints {
     ColumnType type = ColumnType::Float64;
 };
 
+// One batch's results in device memory (engine/cuda/ensemble_batch.h's arrays): `count` values of
+// one scalar column (0: none, a map coloured by status) and one int status per system.
+struct DeviceBatchColumn {
+    driver::CUdeviceptr values = 0, statuses = 0;
+    std::size_t count = 0;
+    ColumnType type = ColumnType::Float64;
+};
+
 // A map's cells in device memory: values[k] of `type` and one status byte (study::SystemStatus, or
 // render's no_system) per cell, in the layer's order (row j at j * width).
 struct DeviceMapCells {
@@ -64,6 +72,14 @@ class RenderKernels {
     void write_map_cells(const DeviceMapCells& cells, driver::CUdeviceptr out_values,
                          driver::CUdeviceptr out_statuses, const Stream& stream) const;
 
+    // column.count cells at `out_values` (floats) and `out_statuses` (bytes): the column's values and
+    // its statuses as study::SystemStatus bytes. Asynchronous on `stream`.
+    void scatter_map_cells(const DeviceBatchColumn& column, driver::CUdeviceptr out_values,
+                           driver::CUdeviceptr out_statuses, const Stream& stream) const;
+    // The MapSummary (bif/render/map_summary.h) of float cells into `summary` (device memory of
+    // sizeof(MapSummary)), which is reset first. Asynchronous on `stream`.
+    void summarise_map(const DeviceMapCells& cells, driver::CUdeviceptr summary, const Stream& stream) const;
+
     const Context& context() const { return module_.context(); }
     bool from_cache() const { return from_cache_; } // whether the module came from the disk cache
 
@@ -72,7 +88,7 @@ class RenderKernels {
     LaunchShape shape_for(std::size_t count) const;
 
     Module module_;
-    Kernel accumulate_f64_, accumulate_f32_, most_, map_f64_, map_f32_;
+    Kernel accumulate_f64_, accumulate_f32_, most_, map_f64_, map_f32_, scatter_f64_, scatter_f32_, summary_;
     int multiprocessors_;
     bool from_cache_;
 };

@@ -70,21 +70,21 @@ void refill_batch(BatchArrays& b, const study::ResolvedStudy& study, const SpecS
     if (fill != BatchFill::Everything) {
         size_if_held(b.points, std::size_t(b.point_rows) * std::size_t(b.point_columns) * count);
         size_if_held(b.scalars, std::size_t(b.scalar_columns) * count);
-        size_if_held(b.status, count);
+        size_if_held(b.status, outputs.status ? count : 0);
         size_if_held(b.rows_filled, outputs.points ? count : 0);
         return;
     }
     fill_parallel(b.points, std::size_t(b.point_rows) * std::size_t(b.point_columns) * count,
                   study::missing_value, fill);
     fill_parallel(b.scalars, std::size_t(b.scalar_columns) * count, study::missing_value, fill);
-    fill_parallel(b.status, count, 0, fill);
+    fill_parallel(b.status, outputs.status ? count : 0, 0, fill);
     fill_parallel(b.rows_filled, outputs.points ? count : 0, 0, fill);
 }
 
 void size_outputs(BatchArrays& b, BatchOutputs outputs) {
     b.points.resize(std::size_t(b.point_rows) * std::size_t(b.point_columns) * b.count);
     b.scalars.resize(std::size_t(b.scalar_columns) * b.count);
-    b.status.resize(b.count);
+    b.status.resize(outputs.status ? b.count : 0);
     b.rows_filled.resize(outputs.points ? b.count : 0);
 }
 
@@ -106,7 +106,7 @@ View<double> view_of(BatchArrays& b, const std::vector<double>& times) {
     v.point_columns = b.point_columns;
     v.point_rows = b.point_rows;
     v.scalars = b.scalars.empty() ? nullptr : b.scalars.data();
-    v.status = b.status.data();
+    v.status = b.status.empty() ? nullptr : b.status.data();
     v.rows_filled = b.rows_filled.data();
     v.final_state = b.final_state.empty() ? nullptr : b.final_state.data();
     return v;

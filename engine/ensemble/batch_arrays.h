@@ -52,10 +52,12 @@ enum class BatchFill { Everything, InputsOnly, OutputsOnly };
 // Which outputs a batch holds on the host. A study whose result keeps neither points nor the
 // program's scalars (a map without period or exponent columns) needs neither on the host: without
 // them the batch has point_rows (or scalar_columns) 0 and empty arrays (rows_filled too, without
-// points), so a device batch's download neither copies nor converts them.
+// points), so a device batch's download neither copies nor converts them. A run whose results stay
+// on the device (engine/cuda/device_map.h) holds no statuses on the host either.
 struct BatchOutputs {
     bool points = true;
     bool scalars = true;
+    bool status = true;
 };
 
 // make_batch into an existing batch, reusing its arrays' memory: a lane that hands its finished

@@ -50,6 +50,14 @@ std::vector<int> scalar_sources(const study::ResolvedStudy& r) {
 
 } // namespace
 
+int program_scalar_column(const study::ResolvedStudy& study, std::string_view name) {
+    const std::vector<std::string> names = study::scalar_column_names(study);
+    const std::vector<int> sources = scalar_sources(study);
+    for (std::size_t c = 0; c < names.size() && c < sources.size(); ++c)
+        if (names[c] == name) return sources[c];
+    return -1;
+}
+
 BatchOutputs stored_outputs(const study::ResolvedStudy& study) {
     BatchOutputs outputs;
     const study::AnalysisKind kind = study.study.analysis;

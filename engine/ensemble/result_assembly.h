@@ -7,11 +7,16 @@
 #include "engine/ensemble/batch_arrays.h"
 #include "engine/study/result.h"
 
+#include <string_view>
+
 namespace bif::ensemble {
 
 // The outputs of a batch that store() reads for this study: points where the result keeps them (or
 // labels basins from them), the program's scalars where a result column comes from one.
 BatchOutputs stored_outputs(const study::ResolvedStudy& study);
+// The program's scalar column that the Result's scalar column `name` is copied from; -1 where none is
+// (no such column, or one the host fills, as a basin's label).
+int program_scalar_column(const study::ResolvedStudy& study, std::string_view name);
 
 class ResultAssembly {
   public:

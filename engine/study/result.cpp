@@ -81,35 +81,15 @@ std::vector<std::string> quantity_names(const std::vector<StudyQuantity>& quanti
 }
 
 void add_analysis_columns(const ResolvedStudy& s, Result& r) {
+    for (std::string& name : scalar_column_names(s))
+        add_scalar(r, std::move(name));
     switch (s.study.analysis) {
     case AnalysisKind::Bifurcation:
         add_points(r, quantity_names(s.formulas.recorded),
                    static_cast<std::size_t>(s.study.bifurcation.recorded_sections));
-        if (s.is_continuation()) {
-            add_scalar(r, "direction");
+        if (s.is_continuation())
             for (std::size_t i = 0; i < r.system_count; ++i)
-                r.scalars.back().values[i] = s.runs_down(i) ? -1.0 : 1.0;
-        }
-        break;
-    case AnalysisKind::Lyapunov: {
-        const std::size_t k = s.study.lyapunov.mode == LyapunovMode::Largest ? 1 : s.model->num_states();
-        for (std::size_t i = 1; i <= k; ++i)
-            add_scalar(r, "lambda" + std::to_string(i));
-        add_scalar(r, "averaged_time");
-        break;
-    }
-    case AnalysisKind::ParameterMap:
-        if (s.study.map.detect_period) add_scalar(r, "period");
-        if (s.study.map.largest_exponent) add_scalar(r, "lambda_max");
-        for (const auto& a : s.formulas.accessories)
-            add_scalar(r, a.name);
-        if (s.study.map.count_events)
-            for (std::size_t k = 0; k < s.model->events.size(); ++k)
-                add_scalar(r, "events_" + std::to_string(k));
-        break;
-    case AnalysisKind::Basins:
-        add_scalar(r, "label");
-        add_scalar(r, "period");
+                r.scalars.front().values[i] = s.runs_down(i) ? -1.0 : 1.0;
         break;
     case AnalysisKind::Trajectory: {
         std::vector<std::string> columns{"t"};
@@ -120,10 +100,43 @@ void add_analysis_columns(const ResolvedStudy& s, Result& r) {
                    t.times.empty() ? static_cast<std::size_t>(t.output_count) : t.times.size());
         break;
     }
+    default:
+        break;
     }
 }
 
 } // namespace
+
+std::vector<std::string> scalar_column_names(const ResolvedStudy& s) {
+    std::vector<std::string> names;
+    switch (s.study.analysis) {
+    case AnalysisKind::Bifurcation:
+        if (s.is_continuation()) names.push_back("direction");
+        break;
+    case AnalysisKind::Lyapunov: {
+        const std::size_t k = s.study.lyapunov.mode == LyapunovMode::Largest ? 1 : s.model->num_states();
+        for (std::size_t i = 1; i <= k; ++i)
+            names.push_back("lambda" + std::to_string(i));
+        names.push_back("averaged_time");
+        break;
+    }
+    case AnalysisKind::ParameterMap:
+        if (s.study.map.detect_period) names.push_back("period");
+        if (s.study.map.largest_exponent) names.push_back("lambda_max");
+        for (const auto& a : s.formulas.accessories)
+            names.push_back(a.name);
+        if (s.study.map.count_events)
+            for (std::size_t k = 0; k < s.model->events.size(); ++k)
+                names.push_back("events_" + std::to_string(k));
+        break;
+    case AnalysisKind::Basins:
+        names = {"label", "period"};
+        break;
+    case AnalysisKind::Trajectory:
+        break;
+    }
+    return names;
+}
 
 Result allocate_result(const ResolvedStudy& s) {
     Result r;

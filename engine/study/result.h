@@ -105,6 +105,8 @@ struct Result {
 
 // The analysis's standard layout for this study, values NaN, every status NotRun, axes filled.
 Result allocate_result(const ResolvedStudy& study);
+// The names of allocate_result's scalar columns, in its order.
+std::vector<std::string> scalar_column_names(const ResolvedStudy& study);
 
 inline constexpr double missing_value = std::numeric_limits<double>::quiet_NaN();
 

@@ -17,6 +17,7 @@
 # The build reads its sources through the link /tmp/bifscope-src, so the source paths compiled into
 # the test programs (their data) resolve on the server once gui-round.sh points that link there.
 # GUI_BUILD=DIR: another build folder under the source root (default build-gui-device).
+# GUI_TARGETS="a b ...": pack only these programs (a quick round on a machine without a warm build).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -36,9 +37,10 @@ for f in tests/ui/test_gl_*.cpp tests/ui/test_app_*.cpp tests/ui/test_plot_egl_c
   [[ -f $f ]] && targets+=("$(basename "$f" .cpp)")
 done
 available=$(cmake --build "$build" --target help | awk -F: '{print $1}')
-for b in gl_info bench_app_zoom bench_gl_interop bench_gl_render; do
+for b in gl_info bench_app_zoom bench_gl_interop bench_gl_render bench_map_drawn; do
   grep -qx "$b" <<<"$available" && targets+=("$b")
 done
+[[ -n ${GUI_TARGETS:-} ]] && read -r -a targets <<<"$GUI_TARGETS"
 echo "building: ${targets[*]}"
 cmake --build "$build" -j "${GUI_JOBS:-2}" --target "${targets[@]}" | tail -2
 

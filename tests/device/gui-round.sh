@@ -77,7 +77,10 @@ finish() {
     [[ -s $out/missing-libraries.log ]] && head -5 "$out/missing-libraries.log"
     [[ -f $out/bench_app_zoom.log ]] && grep -E '^(diagram|map)' "$out/bench_app_zoom.log"
     [[ -f $out/bench_gl_interop.log ]] && tail -5 "$out/bench_gl_interop.log"
+    [[ -f $out/bench_map_drawn.log ]] && grep -E '^(GL|path|warm|map)' "$out/bench_map_drawn.log"
   } | tee "$final/summary.txt"
+  # the compared framebuffers as one file: few files come back from a round
+  [[ -d $final/gl-interop ]] && tar -C "$final" -czf "$final/gl-interop.tar.gz" gl-interop && rm -rf "$final/gl-interop"
   for f in gl_info.log bench_app_zoom.log; do [[ -f $out/$f ]] && cp "$out/$f" "$final/"; done
   tar -C "$final" -czf "$final/logs.tar.gz" logs && rm -rf "$out"
 }
@@ -112,6 +115,14 @@ if [[ -x $bin/test_plot_egl_canvas ]]; then
   rc=$?
   row "test_plot_egl_canvas" \
     "$(status_of $rc): $(grep -E '^(All tests passed|test cases:|SKIP:)' "$out/test_plot_egl_canvas.log" | tail -1)"
+fi
+# The 10^8-system map kept on the GPU and drawn on EGL (no display), against its integration kernels.
+if [[ -x $bin/bench_map_drawn ]]; then
+  BENCH_IMAGE=$final/map-drawn.png timeout 300 "$bin/bench_map_drawn" ${MAP_DRAWN_ARGS:-} \
+    >"$out/bench_map_drawn.log" 2>&1
+  rc=$?
+  cp "$out/bench_map_drawn.log" "$final/"
+  row "bench_map_drawn (EGL)" "$(status_of $rc) (bench_map_drawn.log)"
 fi
 if [[ -n ${GUI_EGL_ONLY:-} ]]; then
   finish

@@ -19,7 +19,7 @@ export BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache
 skip=" ${SKIP:-} "
 start=$SECONDS
 tests="test_cuda_gpu test_cuda_gpu_models test_cuda_backend test_cuda_multi_gpu test_cuda_render_kernels
-  test_cuda_lane_plan test_cuda_chunks"
+  test_cuda_lane_plan test_cuda_chunks test_cuda_device_map"
 benches="bench_cuda_logistic bench_cuda_lorenz bench_cuda_duffing bench_cuda_mpgos bench_cuda_heavy_rhs
   bench_cuda_progressive"
 {

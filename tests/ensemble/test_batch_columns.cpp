@@ -2,6 +2,7 @@
 // (engine/study/system_columns.h), against the sweep's own formula: system s of a grid sits at
 // mixed-radix digits of s (first axis fastest), continuation chains walk the first axis up then
 // down, and a subset grid's system i is the whole grid's point points[i].
+#include "bif/study/spec.h"
 #include "engine/ensemble/batch_arrays.h"
 #include "engine/ensemble/result_assembly.h"
 #include "engine/study/result.h"
@@ -347,4 +348,69 @@ TEST_CASE("continuation chains walk the first axis up then down on every row", "
         require_batch_axes(ensemble::make_batch(*study, spec, 0, 3, r.system_count - 5, true), expected,
                            r.axes.size());
     }
+}
+
+TEST_CASE("each result scalar names the program column it is copied from", "[ensemble][outputs]") {
+    // A map with period, exponent, an accessory and event counts: every column is the program's own,
+    // in allocate_result's order; store() copies them so, which the kept maps of engine/cuda rely on.
+    study::Study s;
+    s.analysis = study::AnalysisKind::ParameterMap;
+    s.map.detect_period = true;
+    s.map.largest_exponent = true;
+    s.map.section.period = "2*pi/omega";
+    s.map.recorded_sections = 4;
+    s.map.accessories = {{"max y1", "y1", study::Reduction::Max}};
+    s.sweep = {linear("k", 0.1, 0.4, 5), linear("b", 0.1, 0.5, 3)};
+    const auto map = resolve(s);
+    const study::Result r = study::allocate_result(*map);
+    const std::vector<std::string> names = study::scalar_column_names(*map);
+    REQUIRE(names.size() == r.scalars.size());
+    for (std::size_t c = 0; c < names.size(); ++c)
+        CHECK(names[c] == r.scalars[c].name);
+    CHECK(names == std::vector<std::string>{"period", "lambda_max", "max y1"});
+    CHECK(ensemble::program_scalar_column(*map, "period") == 0);
+    CHECK(ensemble::program_scalar_column(*map, "lambda_max") == 1);
+    CHECK(ensemble::program_scalar_column(*map, "max y1") == 2);
+    CHECK(ensemble::program_scalar_column(*map, "lambda1") == -1);
+
+    // what store() writes under a name is the program column program_scalar_column names
+    const ensemble::SpecStorage spec(*map);
+    ensemble::BatchArrays b = ensemble::make_batch(*map, spec, 0, 0, r.system_count, false);
+    for (std::size_t c = 0; c < std::size_t(b.scalar_columns); ++c)
+        for (std::size_t i = 0; i < b.count; ++i)
+            b.scalars[c * b.count + i] = double(100 * c + i);
+    for (std::size_t i = 0; i < b.count; ++i)
+        b.status[i] = ensemble::outcome_ok;
+    study::Result stored = study::allocate_result(*map);
+    ensemble::ResultAssembly(*map, stored).store(b);
+    for (const std::string& name : names)
+        CHECK(stored.scalar(name)->values[4] ==
+              double(100 * ensemble::program_scalar_column(*map, name) + 4));
+
+    study::Study basins = s;
+    basins.analysis = study::AnalysisKind::Basins;
+    basins.basins.section.period = "2*pi/omega";
+    basins.sweep = {{study::SweepTarget::InitialValue, "y1", -1.0, 1.0, 4, study::SweepScale::Linear},
+                    {study::SweepTarget::InitialValue, "y2", -1.0, 1.0, 3, study::SweepScale::Linear}};
+    const auto labelled = resolve(basins);
+    CHECK(ensemble::program_scalar_column(*labelled, "label") == -1); // the host's attractor table
+    CHECK(ensemble::program_scalar_column(*labelled, "period") == 0);
+}
+
+TEST_CASE("a batch that keeps no statuses on the host holds none", "[ensemble][outputs]") {
+    const auto study = map_over({linear("k", 0.1, 0.4, 23), linear("b", 0.1, 0.5, 9)});
+    const ensemble::SpecStorage spec(*study);
+    ensemble::BatchOutputs nothing;
+    nothing.points = nothing.scalars = nothing.status = false;
+    ensemble::BatchArrays b = ensemble::make_batch(*study, spec, 0, 0, 200, false);
+    ensemble::refill_batch(b, *study, spec, 0, 17, 150, false, ensemble::BatchFill::OutputsOnly, nothing);
+    ensemble::size_outputs(b, nothing);
+    CHECK(b.count == 150);
+    CHECK(b.status.empty());
+    CHECK(b.scalars.empty());
+    CHECK(b.points.empty());
+    ensemble::BatchOutputs statuses_only = nothing;
+    statuses_only.status = true;
+    ensemble::size_outputs(b, statuses_only);
+    CHECK(b.status.size() == 150);
 }

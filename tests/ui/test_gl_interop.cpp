@@ -7,24 +7,32 @@
 // the other cases run, and the program exits 77 at the end, which ctest reports as skipped, so that
 // a machine without the CUDA path never passes them. BIFSCOPE_TEST_IMAGES=DIR saves every compared
 // framebuffer there as PNG (NAME-host.png, NAME-cuda.png).
+// A map study run with its result kept on the GPU (engine/cuda/device_map.h) is drawn through the
+// CUDA path and coloured from its GPU summary, and compared with its host result drawn as the app does.
 // Host-only cases: binning.h against ResultFigure's rule restated here, the render kernels through
 // NVRTC, and the path choice's reason.
 #define CATCH_CONFIG_EXTERNAL_INTERFACES
 #include "engine/cuda/compile_request.h"
+#include "engine/cuda/cuda_backend.h"
+#include "engine/cuda/device_map.h"
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/nvrtc_library.h"
 #include "engine/cuda/render_kernels.h"
+#include "engine/study/resolved_study.h"
 #include "engine/study/result.h"
+#include "engine/study/study_json.h"
 #include "gl_test_target.h"
 #include "ui/plot/color_map.h"
 #include "ui/plot/map_colouring.h"
 #include "ui/plot/plot_range.h"
+#include "ui/plot/result_figure.h"
 #include "ui/render/cuda_render_path.h"
 #include "ui/render/plot_colours.h"
 #include "ui/render/renderer.h"
 
 #include <QDir>
 #include <QPainter>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -331,4 +339,81 @@ TEST_CASE("a map drawn through CUDA equals the host path's", "[render][map][gpu]
     path.release();
     host.release(), device.release(), renderer.release();
     CHECK(differing_pixels(host_image, device_image) == 0);
+}
+
+TEST_CASE("a map study kept on the GPU is drawn as its host result is", "[render][map][gpu]") {
+    const int nx = 96, ny = 64, scale = 4;
+    const QSize size(nx * scale, ny * scale);
+    bif::test::GlTarget target(size);
+    const render::RenderPathChoice choice = render::choose_render_path();
+    INFO(target.origin());
+    if (!choice.cuda) return skip(choice.description.toStdString());
+    render::Renderer renderer;
+    REQUIRE(renderer.initialize());
+    render::Gl& gl = *renderer.gl();
+
+    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
+    auto read = study::read_study_file(dir + "/duffing_period_map.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = nx;
+    read.study->sweep.at(1).count = ny;
+    read.study->map.transient_sections = 64;
+    read.study->map.recorded_sections = 32;
+    const auto resolved = study::resolve_study(*read.study, dir).resolved;
+    REQUIRE(resolved);
+    std::atomic<bool> cancel{false};
+    study::RunControl control(cancel, {});
+    const study::Result result = cuda::make_cuda_backend()->run(*resolved, control);
+    REQUIRE(result.info.complete);
+
+    render::CudaRenderPath path(choice.device);
+    cuda::DeviceMap map(path.context(), nx, ny);
+    const render::DataRect extent{0.1, 0.1, 0.4, 0.5};
+    for (const std::string column : {"period", "lambda_max"}) {
+        INFO(column);
+        // the host path: the result's values and statuses, coloured cell by cell
+        const study::NumberColumn* values = result.scalar(column);
+        REQUIRE(values);
+        plot::MapColouring host_colours(QString::fromStdString(column), false);
+        std::vector<float> host_values(result.system_count);
+        std::vector<std::uint8_t> statuses(result.system_count);
+        for (std::size_t s = 0; s < result.system_count; ++s) {
+            host_values[s] = float(values->values[s]);
+            statuses[s] = static_cast<std::uint8_t>(result.status[s]);
+            host_colours.include(values->values[s], result.status[s]);
+        }
+        host_colours.settle();
+        render::MapLayer host, device;
+        for (render::MapLayer* layer : {&host, &device})
+            layer->resize(gl, QSize(nx, ny));
+        host.setCells(gl, host_values.data(), statuses.data());
+        render::colour_like(gl, host, host_colours);
+        clear(gl, size);
+        renderer.draw(host, extent, extent);
+        const QImage host_image = target.read();
+        save(host_image, "kept-" + column, "host");
+        CHECK(coloured_pixels(host_image) == nx * ny * scale * scale);
+
+        // the CUDA path: the run's cells never leave the GPU, the colours come from their summary
+        map.clear();
+        const cuda::DeviceMapRun run =
+            cuda::run_map_on_device(*resolved, column, map, path.kernels(), control);
+        REQUIRE(run.info.complete);
+        path.writeMap(device, map.cells());
+        plot::MapColouring device_colours(QString::fromStdString(column), false);
+        device_colours.include(map.summary(path.kernels()));
+        device_colours.settle();
+        CHECK(device_colours.key().from == host_colours.key().from);
+        CHECK(device_colours.key().to == host_colours.key().to);
+        CHECK(device_colours.key().entries.size() == host_colours.key().entries.size());
+        render::colour_like(gl, device, device_colours);
+        clear(gl, size);
+        renderer.draw(device, extent, extent);
+        const QImage device_image = target.read();
+        save(device_image, "kept-" + column, "cuda");
+        CHECK(differing_pixels(host_image, device_image) == 0);
+        host.release(), device.release();
+    }
+    path.release();
+    renderer.release();
 }

@@ -49,6 +49,29 @@ bool MapColouring::include(double value, study::SystemStatus status) {
     return settled_ && !(value >= from_ && value <= to_);
 }
 
+bool MapColouring::include(const render::MapSummary& summary) {
+    bool outside = false;
+    for (int st = 0; st < 256; ++st) {
+        if (!(summary.statuses[st >> 5] >> (st & 31) & 1u)) continue;
+        // coloured by status, a cell's value is its status (ResultFigure passes it so)
+        if (status_view_) outside |= include(double(st), study::SystemStatus(st));
+        const auto status = study::SystemStatus(st);
+        any_failed_ |= study::is_failure(status) && !status_view_;
+        any_escaped_ |= status == study::SystemStatus::Escaped && !status_view_;
+    }
+    if (status_view_) return outside;
+    if (summary.lo_key > summary.hi_key) return false; // no value counted
+    const double lo = render::float_of_order_key(summary.lo_key),
+                 hi = render::float_of_order_key(summary.hi_key);
+    lo_ = std::min(lo_, lo), hi_ = std::max(hi_, hi);
+    if (categorical_) {
+        for (int v = -1; v < most_categories; ++v)
+            if (summary.categories[(v + 1) >> 5] >> ((v + 1) & 31) & 1u) present_[v + 1] = 1;
+        return false;
+    }
+    return settled_ && !(lo >= from_ && hi <= to_);
+}
+
 void MapColouring::settle() {
     double lo = lo_, hi = hi_;
     if (!(hi >= lo)) lo = 0.0, hi = 1.0;

@@ -6,6 +6,7 @@
 // include() answer true: the whole map must be recoloured with the wider range.
 #pragma once
 
+#include "bif/render/map_summary.h"
 #include "engine/study/result.h"
 #include "ui/plot/color_map.h"
 
@@ -34,6 +35,9 @@ class MapColouring {
 
     // Notes one received system; true when the picture painted since settle() cannot show it.
     bool include(double value, study::SystemStatus status);
+    // Notes every cell of a map summarised on the GPU (engine/cuda/device_map.h) as include() would
+    // note each; the same answer.
+    bool include(const render::MapSummary& summary);
     // Fixes the colours from what was included so far.
     void settle();
     bool settled() const { return settled_; }

@@ -74,6 +74,8 @@ class CudaRenderPath {
     void release();
     const cuda::Context& context() const { return context_; }
     const cuda::Stream& stream() const { return stream_; }
+    // The render kernels, for runs that keep their results on this device (engine/cuda/device_map.h).
+    const cuda::RenderKernels& kernels() const { return kernels_; }
 
   private:
     // A layer buffer's registration, redone when the buffer or its storage changes.

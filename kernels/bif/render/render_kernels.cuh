@@ -6,11 +6,16 @@
 //   bif_density_most                  the largest count of a histogram, atomicMax'ed into *most
 //                                     (which the caller zeroes first);
 //   bif_map_cells_{f64,f32}           a map's values as float and its status bytes, cell for cell
-//                                     (ui/render/map_layer.h's two buffers).
+//                                     (ui/render/map_layer.h's two buffers);
+//   bif_map_scatter_{f64,f32}         one scalar column of a study batch's device arrays and its int
+//                                     statuses into those cells, from the batch's first system on
+//                                     (a map whose results stay on the GPU, engine/cuda/device_map.h);
+//   bif_map_summary                   the range, categories and statuses of such cells (map_summary.h).
 #pragma once
 
 #include "bif/config.h"
 #include "bif/render/binning.h"
+#include "bif/render/map_summary.h"
 
 namespace bif::render {
 
@@ -36,7 +41,70 @@ __device__ void map_cells(const Real* values, const unsigned char* statuses, uns
     }
 }
 
+// values may be null (a map coloured by status alone): its cells get NaN.
+template <class Real>
+__device__ void map_scatter(const Real* values, const int* statuses, unsigned long long count,
+                            float* out_values, unsigned char* out_statuses) {
+    const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+    for (unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+         k < count; k += stride) {
+        out_values[k] = values ? static_cast<float>(values[k]) : __uint_as_float(0x7fc00000u);
+        out_statuses[k] = static_cast<unsigned char>(statuses[k]);
+    }
+}
+
 } // namespace bif::render
+
+extern "C" __global__ void bif_map_scatter_f64(const double* values, const int* statuses,
+                                               unsigned long long count, float* out_values,
+                                               unsigned char* out_statuses) {
+    bif::render::map_scatter(values, statuses, count, out_values, out_statuses);
+}
+
+extern "C" __global__ void bif_map_scatter_f32(const float* values, const int* statuses,
+                                               unsigned long long count, float* out_values,
+                                               unsigned char* out_statuses) {
+    bif::render::map_scatter(values, statuses, count, out_values, out_statuses);
+}
+
+// Each thread summarises its cells in registers (the statuses and categories it saw as bits), then
+// ORs and min/maxes them into *summary, which the caller initialised (MapSummary{}). Categories past
+// the first 32 are rare (periods above 30): those go to memory one atomic each.
+extern "C" __global__ void bif_map_summary(const float* values, const unsigned char* statuses,
+                                           unsigned long long count, bif::render::MapSummary* summary) {
+    using namespace bif::render;
+    unsigned lo = 0xffffffffu, hi = 0u, seen_statuses[8] = {}, low_categories = 0u;
+    const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+    for (unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+         k < count; k += stride) {
+        const unsigned char status = statuses[k];
+        if (status == no_status_cell) continue;
+        seen_statuses[status >> 5] |= 1u << (status & 31u);
+        const float v = values[k];
+        if (!status_counts_value(status) || !isfinite(v)) continue;
+        const unsigned key = float_order_key(v);
+        lo = min(lo, key);
+        hi = max(hi, key);
+        const int bit = summary_category(v) + 1;
+        if (bit < 32)
+            low_categories |= 1u << bit;
+        else
+            atomicOr(&summary->categories[bit >> 5], 1u << (bit & 31));
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        lo = min(lo, __shfl_down_sync(0xffffffffu, lo, offset));
+        hi = max(hi, __shfl_down_sync(0xffffffffu, hi, offset));
+        low_categories |= __shfl_down_sync(0xffffffffu, low_categories, offset);
+        for (int w = 0; w < 8; ++w)
+            seen_statuses[w] |= __shfl_down_sync(0xffffffffu, seen_statuses[w], offset);
+    }
+    if ((threadIdx.x & 31u) != 0) return;
+    if (lo != 0xffffffffu) atomicMin(&summary->lo_key, lo);
+    if (hi != 0u) atomicMax(&summary->hi_key, hi);
+    if (low_categories) atomicOr(&summary->categories[0], low_categories);
+    for (int w = 0; w < 8; ++w)
+        if (seen_statuses[w]) atomicOr(&summary->statuses[w], seen_statuses[w]);
+}
 
 extern "C" __global__ void bif_density_accumulate_f64(const double* x, const double* y,
                                                       unsigned long long count, bif::render::DensityBinning b,

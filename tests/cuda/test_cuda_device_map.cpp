@@ -1,0 +1,145 @@
+// On a GPU: a map study run with its result kept there (engine/cuda/device_map.h) leaves in its cells
+// exactly what the CUDA backend's host result holds, cell for cell: the float of each value of the
+// chosen column, each status as its byte. The reference is the backend's ordinary run, which
+// test_cuda_backend holds against the CPU backend; which batch a system runs in does not change its
+// bits, so the kept runs use small batches (many scatters, each at its own offset). The cells'
+// summary, made on the GPU, equals the one restated here from the host result: the range of the
+// finite values of Ok or StoppedByModel systems, their categories, the statuses present.
+#include "bif/render/map_summary.h"
+#include "engine/cuda/context.h"
+#include "engine/cuda/cuda_backend.h"
+#include "engine/cuda/device_map.h"
+#include "engine/cuda/render_kernels.h"
+#include "engine/study/resolved_study.h"
+#include "engine/study/study_json.h"
+
+#include <algorithm>
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace bif;
+
+namespace {
+
+const std::string studies_dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
+
+std::shared_ptr<const study::ResolvedStudy> duffing_map(int nx, int ny, study::PrecisionChoice precision) {
+    auto read = study::read_study_file(studies_dir + "/duffing_period_map.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = nx;
+    read.study->sweep.at(1).count = ny;
+    read.study->map.transient_sections = 64;
+    read.study->map.recorded_sections = 32;
+    read.study->precision = precision;
+    auto resolved = study::resolve_study(*read.study, studies_dir).resolved;
+    REQUIRE(resolved);
+    return resolved;
+}
+
+// The summary's rule, over the host result's column (null: no values) and statuses.
+render::MapSummary reference_summary(const std::vector<double>* values,
+                                     const std::vector<study::SystemStatus>& status) {
+    render::MapSummary s;
+    for (std::size_t i = 0; i < status.size(); ++i) {
+        const auto st = static_cast<unsigned>(status[i]);
+        s.statuses[st >> 5] |= 1u << (st & 31);
+        const float v = values ? float((*values)[i]) : NAN;
+        if (!render::status_counts_value(std::uint8_t(st)) || !std::isfinite(v)) continue;
+        s.lo_key = std::min(s.lo_key, render::float_order_key(v));
+        s.hi_key = std::max(s.hi_key, render::float_order_key(v));
+        const int bit = int(std::clamp<long>(std::lround(v), -1, 1023)) + 1;
+        s.categories[bit >> 5] |= 1u << (bit & 31);
+    }
+    return s;
+}
+
+bool same_bits(float a, float b) {
+    return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+}
+
+void check_kept(const study::ResolvedStudy& resolved, const study::Result& host, const std::string& column) {
+    const cuda::Context context = cuda::Context(0);
+    const cuda::RenderKernels kernels(context);
+    const std::size_t nx = resolved.grid.values(0).size(), ny = resolved.grid.values(1).size();
+    cuda::DeviceMap map(context, nx, ny);
+    std::atomic<bool> cancel{false};
+    study::RunControl control(cancel, {});
+    cuda::CudaBackendOptions options;
+    options.max_batch = 384; // many batches, none aligned to a row
+    const cuda::DeviceMapRun run = cuda::run_map_on_device(resolved, column, map, kernels, control, options);
+    CHECK(run.info.complete);
+    CHECK(run.integration_seconds > 0.0);
+    CHECK(run.integration_seconds <= run.info.run_seconds);
+
+    std::vector<float> values;
+    std::vector<std::uint8_t> statuses;
+    map.download(values, statuses);
+    const study::NumberColumn* reference = column.empty() ? nullptr : host.scalar(column);
+    REQUIRE((column.empty() || reference));
+    std::size_t status_differs = 0, value_differs = 0;
+    for (std::size_t s = 0; s < host.system_count; ++s) {
+        status_differs += statuses[s] != static_cast<std::uint8_t>(host.status[s]);
+        const float expected = reference ? float(reference->values[s]) : NAN;
+        if (!same_bits(values[s], expected)) {
+            if (value_differs < 5) UNSCOPED_INFO("cell " << s << ": " << values[s] << ", host " << expected);
+            ++value_differs;
+        }
+    }
+    CHECK(status_differs == 0);
+    CHECK(value_differs == 0);
+
+    const render::MapSummary got = map.summary(kernels),
+                             want = reference_summary(reference ? &reference->values : nullptr, host.status);
+    CHECK(got.lo_key == want.lo_key);
+    CHECK(got.hi_key == want.hi_key);
+    CHECK(std::equal(std::begin(got.statuses), std::end(got.statuses), std::begin(want.statuses)));
+    CHECK(std::equal(std::begin(got.categories), std::end(got.categories), std::begin(want.categories)));
+}
+
+} // namespace
+
+TEST_CASE("a map kept on the GPU holds the host result's values and statuses", "[cuda][device_map][gpu]") {
+    for (const auto precision : {study::PrecisionChoice::Double, study::PrecisionChoice::Float}) {
+        const auto resolved = duffing_map(53, 41, precision);
+        std::atomic<bool> cancel{false};
+        study::RunControl control(cancel, {});
+        const study::Result host = cuda::make_cuda_backend()->run(*resolved, control);
+        REQUIRE(host.info.complete);
+        // the study has periods 1 and more, failures are possible but the map must not be empty
+        REQUIRE(host.count(study::SystemStatus::Ok) > host.system_count / 2);
+        for (const std::string column : {"period", "lambda_max", "max y1", ""}) {
+            INFO((precision == study::PrecisionChoice::Float ? "float " : "double ")
+                 << "column '" << column << "'");
+            check_kept(*resolved, host, column);
+        }
+    }
+}
+
+TEST_CASE("a kept map refuses what it cannot hold", "[cuda][device_map][gpu]") {
+    const auto resolved = duffing_map(16, 8, study::PrecisionChoice::Double);
+    const cuda::Context context = cuda::Context(0);
+    const cuda::RenderKernels kernels(context);
+    std::atomic<bool> cancel{false};
+    study::RunControl control(cancel, {});
+    cuda::DeviceMap right(context, 16, 8), wrong(context, 16, 9);
+    CHECK_THROWS_WITH(cuda::run_map_on_device(*resolved, "period", wrong, kernels, control),
+                      Catch::Contains("128 systems for a map of 144 cells"));
+    CHECK_THROWS_WITH(cuda::run_map_on_device(*resolved, "nonsense", right, kernels, control),
+                      Catch::Contains("no column \"nonsense\""));
+
+    auto read = study::read_study_file(studies_dir + "/henon_basins.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = 16;
+    read.study->sweep.at(1).count = 8;
+    const auto basins = study::resolve_study(*read.study, studies_dir).resolved;
+    REQUIRE(basins);
+    // a basin's label comes from the host's attractor table; its period is the program's own
+    CHECK_THROWS_WITH(cuda::run_map_on_device(*basins, "label", right, kernels, control),
+                      Catch::Contains("no column \"label\""));
+    CHECK(cuda::run_map_on_device(*basins, "period", right, kernels, control).info.complete);
+}
