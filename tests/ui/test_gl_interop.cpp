@@ -380,7 +380,8 @@ TEST_CASE("a map study kept on the GPU is drawn as its host result is", "[render
         for (std::size_t s = 0; s < result.system_count; ++s) {
             host_values[s] = float(values->values[s]);
             statuses[s] = static_cast<std::uint8_t>(result.status[s]);
-            host_colours.include(values->values[s], result.status[s]);
+            // the layer holds floats: the colours span the floats' range, as on the GPU
+            host_colours.include(double(host_values[s]), result.status[s]);
         }
         host_colours.settle();
         render::MapLayer host, device;

@@ -1,8 +1,15 @@
 #include "ui/render/cell_buffer.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace bif::render {
+
+namespace {
+
+std::atomic<std::uint64_t> storages_made{0};
+
+} // namespace
 
 CellBuffer::~CellBuffer() {
     release();
@@ -16,6 +23,7 @@ void CellBuffer::reserve(Gl& gl, std::size_t cells) {
     }
     if (cells <= capacity_ && capacity_ > 0) return;
     capacity_ = std::max<std::size_t>(cells, 1);
+    storage_ = ++storages_made;
     gl.glBindBuffer(GL_TEXTURE_BUFFER, buffer_);
     gl.glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(capacity_ * cell_bytes_), nullptr,
                     GL_DYNAMIC_DRAW);
@@ -38,6 +46,7 @@ void CellBuffer::release() {
     }
     buffer_ = texture_ = 0;
     capacity_ = 0;
+    storage_ = 0;
 }
 
 void CellBuffer::bind(Gl& gl, int unit) const {

@@ -6,6 +6,7 @@
 #include "ui/render/gl_types.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace bif::render {
 
@@ -26,6 +27,10 @@ class CellBuffer {
 
     GLuint buffer() const { return buffer_; }
     std::size_t capacity() const { return capacity_; }
+    // Which storage the buffer has: a number no other storage of any CellBuffer had, new with each
+    // allocation (0: none). GL reuses a deleted buffer's name, so a name and size do not tell a
+    // registration with CUDA (ui/render/cuda_render_path.h) that it is stale; this does.
+    std::uint64_t storage() const { return storage_; }
 
   private:
     GLenum format_;
@@ -33,6 +38,7 @@ class CellBuffer {
     Gl* gl_ = nullptr;
     GLuint buffer_ = 0, texture_ = 0;
     std::size_t capacity_ = 0;
+    std::uint64_t storage_ = 0;
 };
 
 } // namespace bif::render

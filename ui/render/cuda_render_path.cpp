@@ -85,12 +85,11 @@ void CudaRenderPath::setDevicePoints(const cuda::DevicePoints& points) {
 }
 
 const cuda::GlBufferRegistration& CudaRenderPath::registered(Registered& slot, const CellBuffer& cells) {
-    if (!slot.registration || slot.buffer != cells.buffer() || slot.capacity != cells.capacity()) {
+    if (!slot.registration || slot.storage != cells.storage()) {
         slot.registration.reset();
         // Every mapping rewrites the cells in use, so the GL's earlier contents need not be kept.
         slot.registration.emplace(context_, cells.buffer(), true);
-        slot.buffer = cells.buffer();
-        slot.capacity = cells.capacity();
+        slot.storage = cells.storage();
     }
     return *slot.registration;
 }

@@ -78,10 +78,9 @@ class CudaRenderPath {
     const cuda::RenderKernels& kernels() const { return kernels_; }
 
   private:
-    // A layer buffer's registration, redone when the buffer or its storage changes.
+    // A layer buffer's registration, redone when the buffer's storage changes (CellBuffer::storage).
     struct Registered {
-        unsigned buffer = 0;
-        std::size_t capacity = 0;
+        std::uint64_t storage = 0;
         std::optional<cuda::GlBufferRegistration> registration;
     };
     const cuda::GlBufferRegistration& registered(Registered& slot, const CellBuffer& cells);
