@@ -37,6 +37,14 @@ std::string first_line(const std::string& text) {
     return text.substr(0, text.find('\n'));
 }
 
+RunnerOptions runner_options_of(const CudaBackendOptions& options) {
+    RunnerOptions runner;
+    runner.slice_seconds = options.slice_seconds;
+    runner.max_batch = options.max_batch;
+    runner.lanes = options.lanes;
+    return runner;
+}
+
 class CudaBackend : public study::Backend {
   public:
     explicit CudaBackend(CudaBackendOptions options) : options_(options) {}
@@ -152,14 +160,7 @@ class CudaBackend : public study::Backend {
         const auto adopt_result = [&] {
             if (allocated.valid()) result = allocated.get();
         };
-        study::RunInfo info;
-        info.backend = "cuda";
-        info.device =
-            devices.front().name + (devices.size() > 1 ? " x" + std::to_string(devices.size()) : "");
-        info.precision = plan.precision;
-        info.code_path = study::CodePath::Cuda;
-        if (info.precision == codegen::Precision::Float && smallest_tolerance(study) < 1e-6)
-            info.warnings.push_back("float cannot honour tolerances below about 1e-6");
+        study::RunInfo info = start_info(study, plan);
         const ensemble::SpecStorage spec(study);
 
         Loaded loaded = load(study, plan, info, control);
@@ -171,10 +172,7 @@ class CudaBackend : public study::Backend {
 
         const auto run_start = Clock::now();
         std::optional<ensemble::ResultAssembly> assembly; // made at the first batch
-        RunnerOptions runner_options;
-        runner_options.slice_seconds = options_.slice_seconds;
-        runner_options.max_batch = options_.max_batch;
-        runner_options.lanes = options_.lanes;
+        const RunnerOptions runner_options = runner_options_of(options_);
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
         // continuation: one chain per GPU thread, column after column, on the first GPU
         ChainRunner chain_runner(loaded.devices.front(), study, spec, real_bytes, control, runner_options);
@@ -233,20 +231,13 @@ class CudaBackend : public study::Backend {
             throw study::BackendError("a kept map runs on its own GPU alone");
         DeviceMapRun kept;
         study::RunInfo& info = kept.info;
-        info.backend = "cuda";
-        info.device = plan.devices.front().name;
-        info.precision = plan.precision;
-        info.code_path = study::CodePath::Cuda;
-        if (info.precision == codegen::Precision::Float && smallest_tolerance(study) < 1e-6)
-            info.warnings.push_back("float cannot honour tolerances below about 1e-6");
+        info = start_info(study, plan);
         Loaded loaded = load(study, plan, info, control);
         if (control.cancelled()) return kept;
 
         const auto run_start = Clock::now();
         const ensemble::SpecStorage spec(study);
-        RunnerOptions runner_options;
-        runner_options.slice_seconds = options_.slice_seconds;
-        runner_options.lanes = options_.lanes;
+        RunnerOptions runner_options = runner_options_of(options_);
         // batches small enough that the host's staging (the axis values going up) stays a few tens of
         // megabytes: nothing else of them comes to the host
         runner_options.max_batch = options_.max_batch > 0 ? options_.max_batch : kept_batch_systems;
@@ -338,6 +329,20 @@ class CudaBackend : public study::Backend {
             if (!seen) plan.targets.push_back(target);
         }
         return plan;
+    }
+
+    // What every run's information starts with: backend, devices, precision, code path, and the
+    // warning a float run owes tolerances it cannot honour.
+    static study::RunInfo start_info(const study::ResolvedStudy& study, const ModulePlan& plan) {
+        study::RunInfo info;
+        info.backend = "cuda";
+        const std::size_t gpus = plan.devices.size();
+        info.device = plan.devices.front().name + (gpus > 1 ? " x" + std::to_string(gpus) : "");
+        info.precision = plan.precision;
+        info.code_path = study::CodePath::Cuda;
+        if (info.precision == codegen::Precision::Float && smallest_tolerance(study) < 1e-6)
+            info.warnings.push_back("float cannot honour tolerances below about 1e-6");
+        return info;
     }
 
     // A run's modules, compiled or from the cache, and its devices with their contexts.
