@@ -210,22 +210,72 @@ class CudaBackend : public study::Backend {
         return result;
     }
 
-    // run() with the result kept on the GPU: see run_map_on_device.
-    DeviceMapRun run_kept(const study::ResolvedStudy& study, std::string_view column, DeviceMap& map,
-                          const RenderKernels& kernels, study::RunControl& control) {
+    // The map study run on the view's GPU alone, its columns kept there (study::KeptMap); NotKept
+    // where it cannot be, before anything runs.
+    study::Result run_kept(const study::ResolvedStudy& study, const study::KeepRequest& request,
+                           study::RunControl& control) override {
+        const Availability a = availability();
+        if (!a.available) throw study::NotKept("CUDA backend unavailable: " + a.reason);
+        if (study.is_continuation())
+            throw study::NotKept("a continuation's result cannot stay on the GPU: its chains run both ways");
+        const std::size_t width = study.grid.axis_count() > 0 ? study.grid.values(0).size() : 1;
+        const std::size_t height = study.grid.axis_count() > 1 ? study.grid.values(1).size() : 1;
+        if (study.grid.axis_count() > 2 || width * height != study.system_count())
+            throw study::NotKept("only a map over one or two axes stays on the GPU");
+        for (const std::string& column : request.columns)
+            if (ensemble::program_scalar_column(study, column) < 0)
+                throw study::NotKept("the GPU does not compute \"" + column + "\" (the host assigns it)");
+        if (request.device < 0 || request.device >= DriverLibrary::instance().device_count())
+            throw study::NotKept("there is no GPU " + std::to_string(request.device));
+
+        std::shared_ptr<DeviceKeptMap> kept;
+        try {
+            const Context context(request.device);
+            kept = std::make_shared<DeviceKeptMap>(context, width, height, request.columns,
+                                                   render_kernels(context));
+        } catch (const std::exception& e) {
+            // no room for the cells, or no render kernels: the host keeps the result instead
+            throw study::NotKept(std::string("the map cannot stay on the GPU: ") + e.what());
+        }
+        std::vector<KeptColumn> columns;
+        for (std::size_t c = 0; c < std::max<std::size_t>(1, request.columns.size()); ++c)
+            columns.push_back(
+                {c < request.columns.size() ? request.columns[c] : std::string(), &kept->map(c)});
+        const RenderKernels& kernels = *render_kernels(kept->map(0).context());
+        DeviceMapRun run = run_map_on_device(study, columns, kernels, control, options_);
+        study::Result result;
+        result.analysis = study.study.analysis;
+        result.system_count = study.system_count();
+        result.info = std::move(run.info);
+        result.kept = std::move(kept);
+        return result;
+    }
+
+    // The columns of a map study written into their maps on the one GPU the study runs on: see
+    // run_map_on_device.
+    DeviceMapRun keep_columns(const study::ResolvedStudy& study, const std::vector<KeptColumn>& columns,
+                              const RenderKernels& kernels, study::RunControl& control) {
         const auto start = Clock::now();
         const Availability a = availability();
         if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
         if (study.is_continuation())
             throw study::BackendError(
                 "a continuation's result cannot stay on the GPU: its chains run both ways");
-        if (study.system_count() != map.count())
-            throw study::BackendError("a study of " + std::to_string(study.system_count()) +
-                                      " systems for a map of " + std::to_string(map.count()) + " cells");
-        const int source = column.empty() ? -1 : ensemble::program_scalar_column(study, column);
-        if (!column.empty() && source < 0)
-            throw study::BackendError("the study computes no column \"" + std::string(column) +
-                                      "\" on the GPU");
+        if (columns.empty()) throw study::BackendError("a kept run with no map to keep it in");
+        std::vector<int> sources;
+        for (const KeptColumn& kept : columns) {
+            if (kept.map->context().device().ordinal != columns.front().map->context().device().ordinal)
+                throw study::BackendError("the maps of one kept run are on two GPUs");
+            if (study.system_count() != kept.map->count())
+                throw study::BackendError("a study of " + std::to_string(study.system_count()) +
+                                          " systems for a map of " + std::to_string(kept.map->count()) +
+                                          " cells");
+            const int source = kept.column.empty() ? -1 : ensemble::program_scalar_column(study, kept.column);
+            if (!kept.column.empty() && source < 0)
+                throw study::BackendError("the study computes no column \"" + kept.column + "\" on the GPU");
+            sources.push_back(source);
+        }
+        const DeviceMap& map = *columns.front().map;
         const ModulePlan plan = plan_modules(study);
         if (plan.devices.size() != 1 || plan.devices.front().ordinal != map.context().device().ordinal)
             throw study::BackendError("a kept map runs on its own GPU alone");
@@ -244,15 +294,17 @@ class CudaBackend : public study::Backend {
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
         const ColumnType type = real_bytes == 4 ? ColumnType::Float32 : ColumnType::Float64;
         EnsembleRunner runner(std::move(loaded.devices), study, spec, real_bytes, control, runner_options);
-        const DeviceMapCells cells = map.cells();
         const auto keep = [&](const EnsembleBatch& batch, std::size_t first, const Stream& stream) {
-            DeviceBatchColumn from;
-            from.values = source >= 0 ? batch.scalar_column_address(source) : 0;
-            from.statuses = batch.status_address();
-            from.count = batch.count();
-            from.type = type;
-            kernels.scatter_map_cells(from, cells.values + first * sizeof(float), cells.statuses + first,
-                                      stream);
+            for (std::size_t c = 0; c < columns.size(); ++c) {
+                const DeviceMapCells cells = columns[c].map->cells();
+                DeviceBatchColumn from;
+                from.values = sources[c] >= 0 ? batch.scalar_column_address(sources[c]) : 0;
+                from.statuses = batch.status_address();
+                from.count = batch.count();
+                from.type = type;
+                kernels.scatter_map_cells(from, cells.values + first * sizeof(float), cells.statuses + first,
+                                          stream);
+            }
         };
         ensemble::BatchOutputs nothing;
         nothing.points = nothing.scalars = nothing.status = false;
@@ -273,6 +325,14 @@ class CudaBackend : public study::Backend {
 
   private:
     static constexpr std::size_t kept_batch_systems = std::size_t(1) << 21;
+
+    // The render kernels of a GPU, compiled (or loaded from the cache) once per backend.
+    std::shared_ptr<const RenderKernels> render_kernels(const Context& context) {
+        std::lock_guard lock(contexts_mutex_);
+        auto& kernels = render_kernels_[context.device().ordinal];
+        if (!kernels) kernels = std::make_shared<const RenderKernels>(context);
+        return kernels;
+    }
 
     // What a run compiles: the devices it uses, its precision, and one request for all of them
     // (the register bound is sized for the whole run, so that every progressive pass of it shares
@@ -428,6 +488,7 @@ class CudaBackend : public study::Backend {
     std::mutex contexts_mutex_;
     std::map<int, Context> contexts_;
     std::shared_ptr<study::Backend> quick_;
+    std::map<int, std::shared_ptr<const RenderKernels>> render_kernels_;
 };
 
 } // namespace
@@ -442,16 +503,24 @@ std::unique_ptr<study::Backend> make_cuda_backend(CudaBackendOptions options) {
     return std::make_unique<CudaBackend>(options);
 }
 
-DeviceMapRun run_map_on_device(const study::ResolvedStudy& study, std::string_view column, DeviceMap& map,
+DeviceMapRun run_map_on_device(const study::ResolvedStudy& study, const std::vector<KeptColumn>& columns,
                                const RenderKernels& kernels, study::RunControl& control,
                                CudaBackendOptions options) {
+    if (columns.empty() || !columns.front().map)
+        throw study::BackendError("a kept run with no map to keep it in");
     study::ResolvedStudy on_map_gpu = study;
     on_map_gpu.study.gpus.clear();
     on_map_gpu.study.gpu_share = {};
-    options.devices = {map.context().device().ordinal};
+    options.devices = {columns.front().map->context().device().ordinal};
     options.max_devices = 1;
     CudaBackend backend(options);
-    return backend.run_kept(on_map_gpu, column, map, kernels, control);
+    return backend.keep_columns(on_map_gpu, columns, kernels, control);
+}
+
+DeviceMapRun run_map_on_device(const study::ResolvedStudy& study, std::string_view column, DeviceMap& map,
+                               const RenderKernels& kernels, study::RunControl& control,
+                               CudaBackendOptions options) {
+    return run_map_on_device(study, {KeptColumn{std::string(column), &map}}, kernels, control, options);
 }
 
 std::unique_ptr<study::Backend> make_cuda_backend() {

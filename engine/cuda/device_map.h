@@ -19,9 +19,12 @@
 #include "engine/cuda/device_buffer.h"
 #include "engine/cuda/render_kernels.h"
 #include "engine/study/backend.h"
+#include "engine/study/kept_map.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +46,8 @@ class DeviceMap {
     void clear();
     // The cells on the host, for an export.
     void download(std::vector<float>& values, std::vector<std::uint8_t>& statuses) const;
+    // `count` consecutive cells from cell `first` into `values` and `statuses` (a row, one cell).
+    void download(std::size_t first, std::size_t count, float* values, std::uint8_t* statuses) const;
     // Summarised on the GPU; waits for it.
     bif::render::MapSummary summary(const RenderKernels& kernels) const;
 
@@ -52,6 +57,38 @@ class DeviceMap {
     DeviceBuffer<float> values_;
     DeviceBuffer<std::uint8_t> statuses_;
     DeviceBuffer<bif::render::MapSummary> summary_;
+};
+
+// The maps of a study's kept columns on one GPU, as the job API hands them out (study::KeptMap):
+// CudaBackend::run_kept makes them, a view on the same GPU draws map(c).cells() through
+// CudaRenderPath::writeMap. The statuses are kept with every column; with no column, one map holds them.
+class DeviceKeptMap : public study::KeptMap {
+  public:
+    DeviceKeptMap(const Context& context, std::size_t width, std::size_t height,
+                  std::vector<std::string> columns, std::shared_ptr<const RenderKernels> kernels);
+
+    std::size_t width() const override { return width_; }
+    std::size_t height() const override { return height_; }
+    const std::vector<std::string>& columns() const override { return columns_; }
+    std::string where() const override;
+    std::pair<float, study::SystemStatus> cell(std::size_t column, std::size_t index) const override;
+    void sample(std::size_t column, std::size_t step, std::vector<float>& values,
+                std::vector<std::uint8_t>& statuses) const override;
+    void download(std::size_t column, std::vector<float>& values,
+                  std::vector<std::uint8_t>& statuses) const override;
+    bif::render::MapSummary summary(std::size_t column) const override;
+
+    int device() const { return context_.device().ordinal; }
+    // Column c's cells (c = 0 when none was kept).
+    DeviceMap& map(std::size_t column) { return *maps_.at(column); }
+    const DeviceMap& map(std::size_t column) const { return *maps_.at(column); }
+
+  private:
+    Context context_;
+    std::size_t width_, height_;
+    std::vector<std::string> columns_;
+    std::shared_ptr<const RenderKernels> kernels_;
+    std::vector<std::unique_ptr<DeviceMap>> maps_;
 };
 
 struct DeviceMapRun {
@@ -66,6 +103,15 @@ struct DeviceMapRun {
 // BackendError says why. Cells of systems a cancel left unrun keep their earlier contents.
 // `kernels` must be the render kernels of the map's context. Errors as CudaBackend::run.
 DeviceMapRun run_map_on_device(const study::ResolvedStudy& study, std::string_view column, DeviceMap& map,
+                               const RenderKernels& kernels, study::RunControl& control,
+                               CudaBackendOptions options = {});
+
+// The maps of one run, column by column (each map holds that column and every status).
+struct KeptColumn {
+    std::string column; // empty: the statuses alone
+    DeviceMap* map = nullptr;
+};
+DeviceMapRun run_map_on_device(const study::ResolvedStudy& study, const std::vector<KeptColumn>& columns,
                                const RenderKernels& kernels, study::RunControl& control,
                                CudaBackendOptions options = {});
 

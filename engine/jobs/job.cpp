@@ -1,6 +1,7 @@
 #include "engine/jobs/job.h"
 
 #include "engine/jobs/block_memory.h"
+#include "engine/jobs/kept_run.h"
 #include "engine/jobs/pass_runner.h"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ struct Job::Shared {
     study::Progress progress;
     std::shared_ptr<const study::Result> result;
     std::string failure;
+    std::string not_kept; // why options.keep was not honoured
 
     void run(const BackendRegistry& registry);
     study::Result run_on(study::Backend& backend, study::RunControl& control);
@@ -113,6 +115,20 @@ void Job::Shared::finish(JobState final_state, std::shared_ptr<const study::Resu
 
 study::Result Job::Shared::run_on(study::Backend& backend, study::RunControl& control) {
     if (!options.keep_result) return run_streamed(backend, control);
+    if (options.keep) {
+        try {
+            return run_kept_map(*study, *options.keep, backend, control, options.on_block,
+                                options.progressive);
+        } catch (const study::NotKept& e) {
+            not_kept = e.what();
+            if (cancel.load()) { // cancelled during the preview: nothing ran to keep
+                study::Result none;
+                none.analysis = study->study.analysis;
+                none.system_count = study->system_count();
+                return none;
+            }
+        }
+    }
     if (!options.progressive && !options.on_block) return backend.run(*study, control);
     // One system per thread first: the first pixels come as soon as one system can (on a GPU, as
     // soon as a GPU's width of them can: plan_passes).
@@ -185,6 +201,8 @@ void Job::Shared::run(const BackendRegistry& registry) {
     } catch (const std::exception& e) {
         return finish(JobState::Failed, nullptr, selection.backend->name() + ": " + e.what());
     }
+    if (!not_kept.empty())
+        r.info.notes.insert(r.info.notes.begin(), "the result is in host memory: " + not_kept);
     r.info.notes.insert(r.info.notes.begin(), selection.notes.begin(), selection.notes.end());
     if (r.info.backend.empty()) r.info.backend = selection.backend->name();
     r.info.total_seconds = control.elapsed_seconds();

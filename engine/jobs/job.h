@@ -57,6 +57,12 @@ struct JobOptions {
     // selected one compiles (see evaluator_stand_in()). May be null.
     std::shared_ptr<study::Backend> stand_in;
 
+    // A map study whose result should stay on a device (engine/study/kept_map.h): the selected
+    // backend's run_kept, after a provisional preview block of the map's sample lattice when
+    // progressive. Where the backend cannot keep it (study::NotKept), the job runs it as if unset and
+    // says why in the result's notes; result()->kept tells which happened. Not with streaming.
+    std::optional<study::KeepRequest> keep;
+
     // Streaming (bifscope-cli run --out): with keep_result false, the job runs the systems in order,
     // in blocks of consecutive systems, hands each to on_block (final, in system order) and keeps
     // none, so a study far larger than memory holds only the blocks in flight; result() then holds

@@ -16,6 +16,7 @@
 //     control.memory_budget_bytes() by running systems in chunks.
 #pragma once
 
+#include "engine/study/kept_map.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/result.h"
 
@@ -49,6 +50,8 @@ class RunControl {
                std::chrono::milliseconds progress_interval = std::chrono::milliseconds(100));
 
     bool cancelled() const noexcept { return cancel_.load(std::memory_order_relaxed); }
+    // For a control of a part of this run (a preview) that a cancel of this one stops.
+    const std::atomic<bool>& cancel_flag() const noexcept { return cancel_; }
     unsigned threads() const noexcept { return threads_; }
     std::size_t memory_budget_bytes() const noexcept { return memory_budget_bytes_; }
     // How many systems fit the memory budget at `bytes_per_system` each (at least 1).
@@ -116,6 +119,13 @@ class Backend {
     // Does ahead of time what every first run would pay for (loading a driver, creating device
     // contexts), so that an application can call it on a worker thread at start-up.
     virtual void warm_up() {}
+    // Runs a map study and keeps the columns `keep` names on its device (engine/study/kept_map.h):
+    // the Result holds system_count, info and `kept` alone. Throws NotKept where this backend cannot
+    // keep this study there (the default: it keeps nothing), before running anything; otherwise as
+    // run().
+    virtual Result run_kept(const ResolvedStudy&, const KeepRequest&, RunControl&) {
+        throw NotKept("the " + name() + " backend keeps no results on a device");
+    }
 };
 
 } // namespace bif::study

@@ -27,12 +27,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace bif::study {
 
 struct ResolvedStudy;
+class KeptMap;
 
 // Why a system ended. Failures stop that system alone; the others run on.
 enum class SystemStatus : std::uint8_t {
@@ -98,6 +100,9 @@ struct Result {
     std::vector<NumberColumn> scalars;
     PointBlock points;
     RunInfo info;
+    // Set when the columns stayed on a device (engine/study/kept_map.h): axes, status, scalars and
+    // points are then empty.
+    std::shared_ptr<const KeptMap> kept;
 
     const NumberColumn* scalar(std::string_view name) const;
     std::size_t count(SystemStatus s) const;

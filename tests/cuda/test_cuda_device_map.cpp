@@ -10,12 +10,15 @@
 #include "engine/cuda/cuda_backend.h"
 #include "engine/cuda/device_map.h"
 #include "engine/cuda/render_kernels.h"
+#include "engine/jobs/job.h"
+#include "engine/study/kept_map.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
 
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -142,4 +145,96 @@ TEST_CASE("a kept map refuses what it cannot hold", "[cuda][device_map][gpu]") {
     CHECK_THROWS_WITH(cuda::run_map_on_device(*basins, "label", right, kernels, control),
                       Catch::Contains("no column \"label\""));
     CHECK(cuda::run_map_on_device(*basins, "period", right, kernels, control).info.complete);
+}
+
+TEST_CASE("a job keeps a map's columns on the GPU and previews its sample lattice",
+          "[cuda][device_map][gpu]") {
+    // 600 values of k: the preview takes every second one
+    const auto resolved = duffing_map(600, 5, study::PrecisionChoice::Double);
+    std::atomic<bool> cancel{false};
+    study::RunControl control(cancel, {});
+    std::shared_ptr<study::Backend> backend = cuda::make_cuda_backend();
+    const study::Result host = backend->run(*resolved, control);
+    REQUIRE(host.info.complete);
+
+    jobs::BackendRegistry registry;
+    registry.add(backend);
+    std::vector<std::shared_ptr<const jobs::ResultBlock>> blocks;
+    jobs::JobOptions options;
+    options.backend = study::BackendChoice::Cuda;
+    options.progressive = true;
+    options.on_block = [&](std::shared_ptr<const jobs::ResultBlock> b) { blocks.push_back(std::move(b)); };
+    options.keep = study::KeepRequest{0, {"period", "lambda_max", "max y1"}};
+    auto job = jobs::submit(registry, resolved, options);
+    REQUIRE(job->wait_for(std::chrono::seconds(120)));
+    INFO(job->failure());
+    REQUIRE(job->state() == jobs::JobState::Succeeded);
+    const auto kept = job->result();
+    REQUIRE(kept->kept);
+    CHECK(kept->status.empty());
+    CHECK(kept->kept->width() == 600);
+    CHECK(kept->kept->height() == 5);
+    CHECK_THAT(kept->kept->where(), Catch::Contains("GPU 0"));
+
+    REQUIRE(blocks.size() == 1);
+    CHECK(blocks.front()->provisional);
+    CHECK(blocks.front()->stride == 2);
+    CHECK(blocks.front()->systems == study::kept_sample_systems(600, 5, 2));
+    const study::Result& preview = *blocks.front()->result;
+    for (std::size_t row = 0; row < preview.system_count; ++row) {
+        const std::size_t s = blocks.front()->systems[row];
+        CHECK(preview.status[row] == host.status[s]);
+        CHECK(
+            same_bits(float(preview.scalar("period")->values[row]), float(host.scalar("period")->values[s])));
+    }
+
+    const study::Result back = study::download_kept(*resolved, *kept->kept);
+    CHECK(back.status == host.status);
+    for (std::size_t c = 0; c < kept->kept->columns().size(); ++c) {
+        const std::string& name = kept->kept->columns()[c];
+        INFO(name);
+        std::size_t differ = 0;
+        for (std::size_t s = 0; s < host.system_count; ++s)
+            differ += !same_bits(float(back.scalar(name)->values[s]), float(host.scalar(name)->values[s]));
+        CHECK(differ == 0);
+        const render::MapSummary got = kept->kept->summary(c),
+                                 want = reference_summary(&host.scalar(name)->values, host.status);
+        CHECK(got.lo_key == want.lo_key);
+        CHECK(got.hi_key == want.hi_key);
+        // one cell and the sample read back as the whole download has them
+        const auto [value, status] = kept->kept->cell(c, 1234);
+        CHECK(same_bits(value, float(host.scalar(name)->values[1234])));
+        CHECK(status == host.status[1234]);
+        std::vector<float> values;
+        std::vector<std::uint8_t> statuses;
+        kept->kept->sample(c, 3, values, statuses);
+        const auto lattice = study::kept_sample_systems(600, 5, 3);
+        REQUIRE(values.size() == lattice.size());
+        std::size_t sample_differ = 0;
+        for (std::size_t i = 0; i < lattice.size(); ++i)
+            sample_differ += !same_bits(values[i], float(host.scalar(name)->values[lattice[i]])) ||
+                             statuses[i] != std::uint8_t(host.status[lattice[i]]);
+        CHECK(sample_differ == 0);
+    }
+
+    // a basin's label is the host's: the job runs it the ordinary way and says why
+    options.keep = study::KeepRequest{0, {"label"}};
+    options.progressive = false;
+    options.on_block = {};
+    auto read = study::read_study_file(studies_dir + "/henon_basins.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = 16;
+    read.study->sweep.at(1).count = 8;
+    const auto basins = study::resolve_study(*read.study, studies_dir).resolved;
+    REQUIRE(basins);
+    auto refused = jobs::submit(registry, basins, options);
+    REQUIRE(refused->wait_for(std::chrono::seconds(120)));
+    REQUIRE(refused->state() == jobs::JobState::Succeeded);
+    CHECK_FALSE(refused->result()->kept);
+    CHECK(refused->result()->status.size() == 128);
+    const auto& notes = refused->result()->info.notes;
+    CHECK(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+        return n.find("the result is in host memory: the GPU does not compute \"label\"") !=
+               std::string::npos;
+    }));
 }
