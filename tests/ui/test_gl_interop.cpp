@@ -18,6 +18,8 @@
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/nvrtc_library.h"
 #include "engine/cuda/render_kernels.h"
+#include "engine/jobs/job.h"
+#include "engine/study/kept_map.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/result.h"
 #include "engine/study/study_json.h"
@@ -29,15 +31,18 @@
 #include "ui/render/cuda_render_path.h"
 #include "ui/render/plot_colours.h"
 #include "ui/render/renderer.h"
+#include "ui/views/figure_gl_drawing.h"
 
 #include <QDir>
 #include <QPainter>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -417,4 +422,73 @@ TEST_CASE("a map study kept on the GPU is drawn as its host result is", "[render
     }
     path.release();
     renderer.release();
+}
+
+TEST_CASE("a job's kept map draws in the app's figure as its host result does", "[render][map][gpu]") {
+    const int nx = 96, ny = 64, scale = 4;
+    const QSize size(nx * scale, ny * scale);
+    bif::test::GlTarget target(size);
+    const render::RenderPathChoice choice = render::choose_render_path();
+    INFO(target.origin());
+    if (!choice.cuda) return skip(choice.description.toStdString());
+
+    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
+    auto read = study::read_study_file(dir + "/duffing_period_map.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = nx;
+    read.study->sweep.at(1).count = ny;
+    read.study->map.transient_sections = 64;
+    read.study->map.recorded_sections = 32;
+    read.study->backend = study::BackendChoice::Cuda;
+    const auto resolved = study::resolve_study(*read.study, dir).resolved;
+    REQUIRE(resolved);
+    jobs::BackendRegistry registry;
+    registry.add(cuda::make_cuda_backend());
+    const auto run = [&](std::optional<study::KeepRequest> keep) {
+        jobs::JobOptions options;
+        options.keep = std::move(keep);
+        auto job = jobs::submit(registry, resolved, options);
+        REQUIRE(job->wait_for(std::chrono::seconds(120)));
+        INFO(job->failure());
+        REQUIRE(job->state() == jobs::JobState::Succeeded);
+        return job->result();
+    };
+    const auto host = run(std::nullopt);
+    const auto kept = run(study::KeepRequest{choice.device, study::scalar_column_names(*resolved)});
+    REQUIRE(kept->kept);
+
+    // the figures as the app makes them: one of the host result, one made for the kept map
+    auto host_figure = std::make_shared<plot::ResultFigure>(resolved);
+    auto kept_figure = std::make_shared<plot::ResultFigure>(resolved, true);
+    host_figure->setResult(host);
+    kept_figure->setResult(kept);
+    ui::FigureGlDrawing drawing;
+    REQUIRE(drawing.initialize());
+    CHECK(drawing.cudaDevice() == choice.device);
+    for (const QString column : {"period", "lambda_max"}) {
+        INFO(column.toStdString());
+        REQUIRE(host_figure->setQuantity(column));
+        REQUIRE(kept_figure->setQuantity(column));
+        host_figure->refresh();
+        kept_figure->refresh();
+        // the kept figure's image is its sample lattice's, a cell each at most 512 along either axis
+        CHECK(kept_figure->image().size() == QSize(nx, ny));
+        const plot::PlotRange view = host_figure->fullRange();
+        drawing.draw(host_figure.get(), view, size, Qt::white);
+        const QImage host_image = target.read();
+        drawing.draw(kept_figure.get(), view, size, Qt::white);
+        const QImage kept_image = target.read();
+        CHECK(drawing.uploadPath(kept_figure.get()).contains("the map stays on the GPU"));
+        CHECK(drawing.uploadPath(host_figure.get()).contains("map cells are in host memory"));
+        save(host_image, "app-kept-" + column.toStdString(), "host");
+        save(kept_image, "app-kept-" + column.toStdString(), "cuda");
+        // the colours come from the cells' floats on the GPU, from the doubles on the host: within a
+        // level per channel
+        CHECK(differing_pixels(host_image, kept_image) == 0);
+        // the cell under the cursor is read back from the GPU, as the host figure has it
+        const double x = view.x.from + 0.37 * (view.x.to - view.x.from),
+                     y = view.y.from + 0.61 * (view.y.to - view.y.from);
+        CHECK(kept_figure->describe(x, y) == host_figure->describe(x, y));
+    }
+    drawing.release();
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace bif::plot {
 
@@ -30,7 +31,7 @@ QString number(double v) {
 
 } // namespace
 
-ResultFigure::ResultFigure(std::shared_ptr<const study::ResolvedStudy> study)
+ResultFigure::ResultFigure(std::shared_ptr<const study::ResolvedStudy> study, bool kept_on_device)
     : study_(std::move(study)),
       kind_(study_->study.analysis == study::AnalysisKind::Bifurcation ? FigureKind::Diagram
                                                                        : FigureKind::Map) {
@@ -44,6 +45,12 @@ ResultFigure::ResultFigure(std::shared_ptr<const study::ResolvedStudy> study)
         for (const auto& c : layout.scalars)
             quantities_ << QString::fromStdString(c.name);
         quantities_ << QStringLiteral("status");
+        if (kept_on_device && !study_->is_continuation()) {
+            const std::size_t width = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
+            kept_.emplace(width, study_->system_count() / width, quantities_.mid(0, quantities_.size() - 1));
+            viewport_ = fullRange();
+            return;
+        }
         cell_source_.assign(study_->grid.system_count(), no_owner);
         cell_stride_.assign(study_->grid.system_count(), 0);
     }
@@ -197,6 +204,22 @@ PlotRange ResultFigure::imageRange() const {
 }
 
 void ResultFigure::setResult(std::shared_ptr<const study::Result> result) {
+    if (kept_) {
+        if (result->kept) {
+            kept_->setKept(result->kept);
+            received_ = result->system_count;
+        } else {
+            // the run could not keep its cells (it says why): its host result fills the lattice
+            std::vector<std::size_t> systems(result->status.size());
+            std::iota(systems.begin(), systems.end(), std::size_t{0});
+            received_ += kept_->addBlock(*result, systems);
+        }
+        ++data_revision_;
+        dirty_ = std::max(dirty_, Dirty::Colours);
+        return;
+    }
+    // a cancelled run that ended before any system: nothing to note
+    if (result->status.size() != result->system_count) return;
     std::vector<std::size_t> systems(result->system_count);
     for (std::size_t i = 0; i < systems.size(); ++i)
         systems[i] = i;
@@ -204,7 +227,28 @@ void ResultFigure::setResult(std::shared_ptr<const study::Result> result) {
 }
 
 void ResultFigure::addBlock(const jobs::ResultBlock& block) {
+    if (kept_) {
+        received_ += kept_->addBlock(*block.result, block.systems);
+        ++data_revision_;
+        dirty_ = std::max(dirty_, Dirty::Colours);
+        return;
+    }
     noteBlock(block.result, block.systems, block.stride);
+}
+
+std::optional<std::size_t> ResultFigure::keptColumn() const {
+    if (!kept_ || scalarShown() < 0) return std::nullopt;
+    return kept_->keptColumn(scalarShown());
+}
+
+// The sample's picture at once: at most 512 x 512 cells.
+void ResultFigure::repaintKept() {
+    colours_ = kept_->colouring(scalarShown());
+    kept_->paint(image_, *colours_, scalarShown());
+    key_ = colours_->key();
+    image_range_ = fullRange();
+    image_pixels_ = image_.size();
+    ++revision_;
 }
 
 void ResultFigure::noteBlock(const std::shared_ptr<const study::Result>& result,
@@ -348,6 +392,7 @@ void ResultFigure::pointColumns(std::vector<double>& x, std::vector<double>& y) 
 
 std::optional<std::pair<double, study::SystemStatus>> ResultFigure::mapCell(std::size_t i,
                                                                             std::size_t j) const {
+    if (kept_) return kept_->cell(i, j, scalarShown());
     const std::size_t width = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
     const std::size_t k = j * width + i;
     if (kind_ != FigureKind::Map || i >= width || k >= cell_source_.size() || cell_source_[k] == no_owner)
@@ -402,6 +447,11 @@ void ResultFigure::refresh() {
 }
 
 bool ResultFigure::refreshSlice(std::chrono::nanoseconds budget) {
+    if (kept_) {
+        if (dirty_ != Dirty::None) repaintKept();
+        dirty_ = Dirty::None;
+        return true;
+    }
     const auto deadline = Clock::now() + budget;
     if (dirty_ == Dirty::Bins || (dirty_ == Dirty::Colours && kind_ == FigureKind::Map)) {
         dirty_ = Dirty::None;
@@ -691,13 +741,19 @@ QString ResultFigure::describe(double x, double y) const {
     if (kind_ == FigureKind::Diagram) return describeDiagram(*system, x, y);
     QString text = xLabel() + " = " + number(sweptValue(*system, 0));
     if (study_->grid.axis_count() > 1) text += ", " + yLabel() + " = " + number(sweptValue(*system, 1));
-    if (owner_[*system] == no_owner) return text + ": not computed yet";
-    if (study::is_failure(status_[*system]))
-        return text + ": " + QString::fromLatin1(study::name_of(status_[*system]));
+    // the system's own value (a kept map's, read back), not that of a coarse pass's stand-in
+    std::optional<std::pair<double, study::SystemStatus>> cell;
+    const std::size_t width = study_->grid.values(0).size();
+    const std::size_t i = *system % width, j = *system / width, step = kept_ ? kept_->step() : 1;
+    if (kept_)
+        cell = kept_->kept() || (i % step == 0 && j % step == 0) ? mapCell(i, j) : std::nullopt;
+    else if (owner_[*system] != no_owner)
+        cell = std::pair{mapValue(*system), status_[*system]};
+    if (!cell) return text + ": not computed yet";
+    const auto [v, status] = *cell;
+    if (study::is_failure(status)) return text + ": " + QString::fromLatin1(study::name_of(status));
     const QString name = quantities_.value(quantity_);
-    const double v = mapValue(*system);
-    if (quantity_ == quantities_.size() - 1)
-        return text + ": " + QString::fromLatin1(study::name_of(status_[*system]));
+    if (quantity_ == quantities_.size() - 1) return text + ": " + QString::fromLatin1(study::name_of(status));
     if (name == "period")
         return text + (v > 0 ? QStringLiteral(", period %1").arg(v) : QStringLiteral(", no period found"));
     if (name == "label")

@@ -23,6 +23,7 @@
 #include "engine/study/resolved_study.h"
 #include "engine/study/result.h"
 #include "ui/plot/color_map.h"
+#include "ui/plot/kept_map_picture.h"
 #include "ui/plot/map_colouring.h"
 #include "ui/plot/plot_range.h"
 
@@ -64,7 +65,10 @@ QString legend_overflow(const ColorKey& key, std::size_t shown);
 
 class ResultFigure {
   public:
-    explicit ResultFigure(std::shared_ptr<const study::ResolvedStudy> study);
+    // `kept_on_device`: a map whose run keeps its cells on a device (JobOptions::keep): the figure
+    // holds its sample lattice alone (KeptMapPicture), not a cell per system, and its image is the
+    // sample's; until a kept result arrives its blocks fill the lattice.
+    explicit ResultFigure(std::shared_ptr<const study::ResolvedStudy> study, bool kept_on_device = false);
 
     FigureKind kind() const { return kind_; }
     const study::ResolvedStudy& study() const { return *study_; }
@@ -125,6 +129,15 @@ class ResultFigure {
     // renderers that colour the cells themselves (ui/render).
     std::optional<std::pair<double, study::SystemStatus>> mapCell(std::size_t i, std::size_t j) const;
     const MapColouring* mapColouring() const { return colours_ ? &*colours_ : nullptr; }
+    // A figure made for a kept map (the constructor's kept_on_device), and its picture.
+    bool keptOnDevice() const { return kept_.has_value(); }
+    const KeptMapPicture* keptPicture() const { return kept_ ? &*kept_ : nullptr; }
+    // The kept map once its result came (null before, and for other figures), and its column of the
+    // quantity shown (none: the status view, or a column it does not keep).
+    const study::KeptMap* keptMap() const { return kept_ ? kept_->kept() : nullptr; }
+    std::optional<std::size_t> keptColumn() const;
+    // The scalar column shown, -1 for the status view (maps).
+    int scalarShown() const { return quantity_ == quantities_.size() - 1 ? -1 : quantity_; }
     // Grid point of a map cell (i along x, j along y), or the system nearest to x (diagram).
     std::optional<std::size_t> systemAt(double x, double y) const;
     // "k = 0.2513, y1 = 0.874, 12 points", "k = 0.2, b = 0.3, period 3", "k = 0.2, b = 0.3: non_finite".
@@ -152,6 +165,7 @@ class ResultFigure {
     void noteBlock(const std::shared_ptr<const study::Result>& result,
                    const std::vector<std::size_t>& systems, int stride);
     void noteMapBlock(const std::vector<std::size_t>& systems, int stride);
+    void repaintKept();
     void noteDiagramBlock(const study::Result& result, const std::vector<std::size_t>& systems,
                           bool superseded);
     void binSystems(const std::vector<std::size_t>& systems, std::vector<std::uint32_t>& up,
@@ -208,6 +222,7 @@ class ResultFigure {
     std::vector<std::uint32_t> cell_source_;
     std::vector<std::uint16_t> cell_stride_;
     std::optional<MapColouring> colours_; // what image_ is painted with
+    std::optional<KeptMapPicture> kept_;  // a kept map's figure: none of the per-system vectors above
 
     Dirty dirty_ = Dirty::Bins;
     std::optional<Pass> pass_;

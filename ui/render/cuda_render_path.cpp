@@ -1,5 +1,6 @@
 #include "ui/render/cuda_render_path.h"
 
+#include "engine/cuda/device_map.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/nvrtc_library.h"
 #include "ui/plot/result_figure.h"
@@ -126,6 +127,14 @@ void CudaRenderPath::writeMap(MapLayer& layer, const cuda::DeviceMapCells& cells
     const cuda::GlBufferRegistration& statuses = registered(statuses_, layer.statuses());
     const cuda::MappedGlBuffers mapped({&values, &statuses}, stream_);
     kernels_.write_map_cells(cells, mapped.pointer(0), mapped.pointer(1), stream_);
+}
+
+void CudaRenderPath::writeKept(Gl& gl, MapLayer& layer, const study::KeptMap& kept, std::size_t column) {
+    const auto* on_gpu = dynamic_cast<const cuda::DeviceKeptMap*>(&kept);
+    if (!on_gpu || on_gpu->device() != context_.device().ordinal)
+        throw std::invalid_argument("the map is kept in " + kept.where() + ", not on this GPU");
+    layer.resize(gl, QSize(static_cast<int>(kept.width()), static_cast<int>(kept.height())));
+    writeMap(layer, on_gpu->map(column).cells());
 }
 
 void CudaFigureDensity::update(Gl& gl, DensityLayer& layer, const plot::ResultFigure& figure,

@@ -19,6 +19,7 @@
 #include "engine/cuda/gl_interop.h"
 #include "engine/cuda/render_kernels.h"
 #include "engine/cuda/stream.h"
+#include "engine/study/kept_map.h"
 #include "ui/plot/plot_range.h"
 #include "ui/render/density_layer.h"
 #include "ui/render/map_layer.h"
@@ -69,6 +70,9 @@ class CudaRenderPath {
     void setMapCells(MapLayer& layer, std::span<const double> values, std::span<const std::uint8_t> statuses);
     // Cells on the device already.
     void writeMap(MapLayer& layer, const cuda::DeviceMapCells& cells);
+    // Column `column` of a map kept on this path's GPU (a job's kept result, engine/cuda/device_map.h),
+    // into the layer (sized to the map first). std::invalid_argument when it is kept elsewhere.
+    void writeKept(Gl& gl, MapLayer& layer, const study::KeptMap& kept, std::size_t column);
 
     // Unregisters the GL buffers; call while the GL context is current, before the layers release theirs.
     void release();
@@ -108,6 +112,8 @@ class CudaFigureDensity {
     void update(Gl& gl, DensityLayer& layer, const plot::ResultFigure& figure, const plot::PlotRange& view,
                 QSize pixels);
     void release() { path_.release(); }
+    // The path itself, for maps kept on its GPU.
+    CudaRenderPath& path() { return path_; }
 
   private:
     CudaRenderPath path_;

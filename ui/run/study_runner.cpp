@@ -33,6 +33,7 @@ quint64 StudyRunner::run(std::shared_ptr<const study::ResolvedStudy> study, cons
     options.backend = request.backend;
     options.threads = request.threads;
     options.progressive = request.progressive;
+    options.keep = request.keep;
     options.stand_in = stand_in_;
     // The callbacks run on the job's worker thread: each is posted to this object's (the UI) thread.
     options.on_progress = [this, id](const study::Progress& p) {

@@ -22,6 +22,7 @@ struct RunRequest {
     std::optional<study::BackendChoice> backend; // unset: the study's own choice
     bool progressive = true;                     // coarse passes first (engine/jobs/result_block.h)
     unsigned threads = 0;                        // 0: every hardware thread
+    std::optional<study::KeepRequest> keep;      // a map kept on a device (JobOptions::keep)
 };
 
 class StudyRunner : public QObject {

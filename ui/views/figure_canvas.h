@@ -11,6 +11,7 @@
 #include <QString>
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 namespace bif::ui {
 
@@ -37,6 +38,8 @@ class FigureCanvas {
     // upload: <why>)", or with ", EGL offscreen" after "OpenGL 3.3" where the picture is drawn off
     // screen and read back.
     virtual QString renderPath(const plot::ResultFigure* figure) const = 0;
+    // FigureGlDrawing::cudaDevice: where a map kept for this canvas should stay.
+    virtual std::optional<int> cudaDevice() const = 0;
 
   protected:
     CanvasContent content_;

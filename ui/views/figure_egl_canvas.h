@@ -33,6 +33,7 @@ class FigureEglCanvas : public QWidget, public FigureCanvas {
     QWidget* widget() override { return this; }
     QString failure() const override { return failure_; }
     QString renderPath(const plot::ResultFigure* figure) const override;
+    std::optional<int> cudaDevice() const override { return drawing_.cudaDevice(); }
 
   protected:
     void paintEvent(QPaintEvent* event) override;

@@ -20,6 +20,7 @@ class FigureGlCanvas : public QOpenGLWidget, public FigureCanvas {
     QWidget* widget() override { return this; }
     QString failure() const override { return drawing_.failure(); }
     QString renderPath(const plot::ResultFigure* figure) const override;
+    std::optional<int> cudaDevice() const override { return drawing_.cudaDevice(); }
 
   protected:
     void initializeGL() override;

@@ -34,8 +34,22 @@ bool FigureGlDrawing::initialize(render::Gl* gl) {
     return ready;
 }
 
+std::optional<int> FigureGlDrawing::cudaDevice() const {
+    if (path_.description.isEmpty()) return std::nullopt;
+    return cuda_ ? path_.device : -1;
+}
+
 QString FigureGlDrawing::uploadPath(const plot::ResultFigure* figure) const {
     if (path_.description.isEmpty()) return QStringLiteral("host upload");
+    if (cuda_ && figure && figure->keptMap()) {
+        if (!figure->keptColumn())
+            return path_.description + QStringLiteral(": the kept map's sample, status view");
+        return path_.description + QStringLiteral(": the map stays on the GPU");
+    }
+    if (figure && figure->keptOnDevice())
+        return QStringLiteral("host upload: the kept map's sample (%1 x %2)")
+            .arg(figure->keptPicture()->sampleSize().width())
+            .arg(figure->keptPicture()->sampleSize().height());
     if (cuda_ && figure && figure->kind() == plot::FigureKind::Map)
         return QStringLiteral("host upload: map cells are in host memory");
     // The first line of the reason, without the details in parentheses.
@@ -44,23 +58,54 @@ QString FigureGlDrawing::uploadPath(const plot::ResultFigure* figure) const {
     return details > 0 ? line.left(details) : line;
 }
 
-// The CUDA path for a diagram: the view rebinned on the GPU at the canvas's pixels. On a CUDA
-// failure the drawing falls back to the host path for good, with the reason in uploadPath().
+// On a CUDA failure the drawing falls back to the host path for good, with the reason in uploadPath().
+void FigureGlDrawing::fallBack(const std::exception& e, bool& changed) {
+    cuda_.reset();
+    path_ = {false, -1, QStringLiteral("host upload: CUDA path failed: ") + QString::fromStdString(e.what())};
+    uploaded_figure_ = nullptr;
+    written_kept_ = nullptr;
+    changed = true;
+}
+
+// The CUDA path for a diagram: the view rebinned on the GPU at the canvas's pixels.
 bool FigureGlDrawing::drawOnGpu(const plot::ResultFigure& f, const plot::PlotRange& view, QSize pixels,
                                 bool& changed) {
-    if (!cuda_ || f.kind() != plot::FigureKind::Diagram) return false;
+    if (!cuda_) return false;
+    if (f.kind() == plot::FigureKind::Map) return drawKeptOnGpu(f, view, changed);
     if (pixels.isEmpty()) return true;
     try {
         cuda_->update(*renderer_.gl(), density_, f, view, pixels);
     } catch (const std::exception& e) {
-        cuda_.reset();
-        path_ = {false, -1,
-                 QStringLiteral("host upload: CUDA path failed: ") + QString::fromStdString(e.what())};
-        uploaded_figure_ = nullptr;
-        changed = true;
+        fallBack(e, changed);
         return false;
     }
     renderer_.draw(density_, display_rect(view), display_rect(view));
+    return true;
+}
+
+// A map kept on this GPU: its cells go from the kept map into the layer (a kernel, nothing through
+// the host) once per figure revision, coloured as the figure's sample is. Other maps, the status view
+// and a preview still take the host upload.
+bool FigureGlDrawing::drawKeptOnGpu(const plot::ResultFigure& f, const plot::PlotRange& view, bool& changed) {
+    const study::KeptMap* kept = f.keptMap();
+    const auto column = f.keptColumn();
+    const plot::MapColouring* colouring = f.mapColouring();
+    if (!kept || !column || !colouring) return false;
+    render::Gl& gl = *renderer_.gl();
+    if (written_kept_ != kept || written_revision_ != f.revision() || uploaded_figure_ != &f) {
+        try {
+            cuda_->path().writeKept(gl, map_, *kept, *column);
+        } catch (const std::exception& e) {
+            fallBack(e, changed);
+            return false;
+        }
+        render::colour_like(gl, map_, *colouring);
+        written_kept_ = kept;
+        written_revision_ = f.revision();
+        uploaded_figure_ = &f;
+        uploaded_revision_ = 0; // the layer no longer holds a host upload
+    }
+    renderer_.draw(map_, display_rect(f.fullRange()), display_rect(view));
     return true;
 }
 
@@ -80,6 +125,7 @@ void FigureGlDrawing::upload(const plot::ResultFigure& f) {
     render::Gl& gl = *renderer_.gl();
     const QSize size = f.image().size();
     if (size.isEmpty()) return;
+    written_kept_ = nullptr;
     if (f.kind() == plot::FigureKind::Diagram) {
         std::vector<std::uint32_t> counts(static_cast<std::size_t>(size.width()) * size.height());
         std::uint32_t most = 0;
@@ -95,12 +141,15 @@ void FigureGlDrawing::upload(const plot::ResultFigure& f) {
     }
     std::vector<float> values(static_cast<std::size_t>(size.width()) * size.height());
     std::vector<std::uint8_t> statuses(values.size(), render::no_system);
-    for (int j = 0; j < size.height(); ++j)
-        for (int i = 0; i < size.width(); ++i)
-            if (const auto cell = f.mapCell(i, j)) {
-                values[j * size.width() + i] = static_cast<float>(cell->first);
-                statuses[j * size.width() + i] = static_cast<std::uint8_t>(cell->second);
-            }
+    if (const plot::KeptMapPicture* sample = f.keptPicture())
+        sample->sampleCells(f.scalarShown(), values, statuses);
+    else
+        for (int j = 0; j < size.height(); ++j)
+            for (int i = 0; i < size.width(); ++i)
+                if (const auto cell = f.mapCell(i, j)) {
+                    values[j * size.width() + i] = static_cast<float>(cell->first);
+                    statuses[j * size.width() + i] = static_cast<std::uint8_t>(cell->second);
+                }
     map_.resize(gl, size);
     map_.setCells(gl, values.data(), statuses.data());
     if (const plot::MapColouring* colouring = f.mapColouring()) render::colour_like(gl, map_, *colouring);

@@ -17,6 +17,7 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 class QPainter;
 
@@ -42,10 +43,15 @@ class FigureGlDrawing {
     // How results reach the GL buffers: "CUDA on <GPU>" (diagrams binned on the GPU), or "host
     // upload", with the reason where the CUDA path is not taken.
     QString uploadPath(const plot::ResultFigure* figure) const;
+    // The CUDA device the drawing's context runs on (where a map kept for it should stay), -1 when
+    // results take the host path, none before initialize().
+    std::optional<int> cudaDevice() const;
 
   private:
     void upload(const plot::ResultFigure& f);
     bool drawOnGpu(const plot::ResultFigure& f, const plot::PlotRange& view, QSize pixels, bool& changed);
+    bool drawKeptOnGpu(const plot::ResultFigure& f, const plot::PlotRange& view, bool& changed);
+    void fallBack(const std::exception& e, bool& changed);
 
     const plot::ResultFigure* uploaded_figure_ = nullptr;
     std::uint64_t uploaded_revision_ = 0;
@@ -55,6 +61,9 @@ class FigureGlDrawing {
     QString failure_;
     render::RenderPathChoice path_;
     std::unique_ptr<render::CudaFigureDensity> cuda_;
+    // The kept map and revision the map layer holds on the CUDA path.
+    const study::KeptMap* written_kept_ = nullptr;
+    std::uint64_t written_revision_ = 0;
 };
 
 // What a canvas paints over the picture: the veil of an outdated figure and the rubber band.

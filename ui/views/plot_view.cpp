@@ -203,6 +203,11 @@ void PlotView::resetView() {
     user_moved_ = false;
 }
 
+std::optional<int> PlotView::cudaDevice() const {
+    if (!canvas_ || !canvas_->failure().isEmpty()) return -1;
+    return canvas_->cudaDevice();
+}
+
 QString PlotView::renderPath() const {
     if (!canvas_) return QStringLiteral("QPainter: ") + no_gl_reason_;
     if (!canvas_->failure().isEmpty()) return QStringLiteral("QPainter: ") + canvas_->failure();

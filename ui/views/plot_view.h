@@ -56,6 +56,9 @@ class PlotView : public QWidget {
     // "OpenGL 3.3 (CUDA on <GPU>)", "OpenGL 3.3 (host upload: <why not CUDA>)", "OpenGL 3.3, EGL
     // offscreen (CUDA on <GPU>)" or "QPainter: <why not OpenGL>".
     QString renderPath() const;
+    // The CUDA device the canvas draws on (a map kept there is drawn from there), -1 where pictures
+    // take the host path, none while the canvas has not drawn yet.
+    std::optional<int> cudaDevice() const;
 
   public slots:
     // The figure received data: refresh its image and repaint within ~40 ms.

@@ -64,8 +64,8 @@ FigureResultView::FigureResultView(std::shared_ptr<const study::ResolvedStudy> s
 }
 
 std::shared_ptr<plot::ResultFigure>
-FigureResultView::makeFigure(std::shared_ptr<const study::ResolvedStudy> study) const {
-    auto figure = std::make_shared<plot::ResultFigure>(std::move(study));
+FigureResultView::makeFigure(std::shared_ptr<const study::ResolvedStudy> study, bool kept) const {
+    auto figure = std::make_shared<plot::ResultFigure>(std::move(study), kept);
     if (figure_) {
         figure->setQuantity(figure_->quantities().value(figure_->quantity()));
         figure->setDensityScale(figure_->densityScale());
@@ -105,6 +105,16 @@ void FigureResultView::begin(std::shared_ptr<const study::ResolvedStudy> study) 
     pending_ = makeFigure(std::move(study));
 }
 
+void FigureResultView::beginKept(std::shared_ptr<const study::ResolvedStudy> study) {
+    study_ = study;
+    pending_ = makeFigure(std::move(study), true);
+}
+
+std::optional<int> FigureResultView::keptMapDevice() const {
+    if (!figure_ || figure_->kind() != plot::FigureKind::Map) return -1;
+    return view_->cudaDevice();
+}
+
 void FigureResultView::addBlock(const jobs::ResultBlock& block) {
     if (!pending_) return;
     pending_->addBlock(block);
@@ -114,7 +124,12 @@ void FigureResultView::addBlock(const jobs::ResultBlock& block) {
 }
 
 void FigureResultView::setResult(std::shared_ptr<const study::Result> result) {
-    if (!pending_) pending_ = makeFigure(study_);
+    // A kept result needs a figure made for one (a zoom's history brings them back too); a run that
+    // could not keep its map brings every cell to the host, which an ordinary figure shows whole.
+    const bool kept = result->kept != nullptr;
+    const bool whole = result->status.size() == result->system_count;
+    if (!pending_ || (kept && !pending_->keptOnDevice()) || (!kept && whole && pending_->keptOnDevice()))
+        pending_ = makeFigure(study_, kept);
     pending_->setResult(std::move(result));
     if (pending_ != figure_) show(pending_);
     syncLogY();

@@ -19,6 +19,8 @@ class FigureResultView : public ResultView {
 
     QWidget* widget() override { return container_; }
     void begin(std::shared_ptr<const study::ResolvedStudy> study) override;
+    void beginKept(std::shared_ptr<const study::ResolvedStudy> study) override;
+    std::optional<int> keptMapDevice() const override;
     void addBlock(const jobs::ResultBlock& block) override;
     void setResult(std::shared_ptr<const study::Result> result) override;
     void setStale(bool stale) override;
@@ -34,7 +36,8 @@ class FigureResultView : public ResultView {
     QString renderPath() const override;
 
   private:
-    std::shared_ptr<plot::ResultFigure> makeFigure(std::shared_ptr<const study::ResolvedStudy> study) const;
+    std::shared_ptr<plot::ResultFigure> makeFigure(std::shared_ptr<const study::ResolvedStudy> study,
+                                                   bool kept = false) const;
     void show(std::shared_ptr<plot::ResultFigure> figure);
     void fillQuantities();
     void syncLogY();

@@ -1,5 +1,6 @@
 #include "ui/window/result_tab.h"
 
+#include "engine/study/kept_map.h"
 #include "engine/study/result_csv.h"
 #include "engine/study/study_json.h"
 #include "ui/window/result_view.h"
@@ -9,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 namespace bif::ui {
@@ -49,11 +51,18 @@ QString ResultTab::renderPath() const {
     return view_->renderPath();
 }
 
-void ResultTab::beginRun(std::shared_ptr<const study::ResolvedStudy> study) {
+void ResultTab::beginRun(std::shared_ptr<const study::ResolvedStudy> study, bool kept) {
     study_ = std::move(study);
     result_.reset();
     markStale(false);
-    view_->begin(study_);
+    if (kept)
+        view_->beginKept(study_);
+    else
+        view_->begin(study_);
+}
+
+std::optional<int> ResultTab::keptMapDevice() const {
+    return view_->keptMapDevice();
 }
 
 void ResultTab::addBlock(const std::shared_ptr<const jobs::ResultBlock>& block) {
@@ -129,7 +138,15 @@ bool ResultTab::writeSvg(const QString& path, QSize size) const {
 bool ResultTab::writeCsv(const QString& path, QString& error) const {
     if (!result_) return error = tr("the run has not finished"), false;
     std::ostringstream text;
-    study::write_result_csv(text, *result_, study::write_study_json(study_->study));
+    try {
+        // a map kept on a device comes to the host for its export alone
+        std::optional<study::Result> downloaded;
+        if (result_->kept) downloaded = study::download_kept(*study_, *result_->kept);
+        study::write_result_csv(text, downloaded ? *downloaded : *result_,
+                                study::write_study_json(study_->study));
+    } catch (const std::exception& e) {
+        return error = tr("cannot export the result: %1").arg(QString::fromStdString(e.what())), false;
+    }
     QSaveFile file(path);
     const std::string bytes = text.str();
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes.data(), qint64(bytes.size())) < 0 ||

@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,10 @@ class ResultTab : public QWidget {
 
     // A run of `study` into this tab starts (the first, or a zoom's): the picture on screen stays,
     // stretched to the new ranges, until the new blocks replace it.
-    void beginRun(std::shared_ptr<const study::ResolvedStudy> study);
+    // `kept`: the run keeps its map on a device (JobOptions::keep).
+    void beginRun(std::shared_ptr<const study::ResolvedStudy> study, bool kept = false);
+    // ResultView::keptMapDevice of the tab's view.
+    std::optional<int> keptMapDevice() const;
     void addBlock(const std::shared_ptr<const jobs::ResultBlock>& block);
     void endRun(jobs::JobState state, std::shared_ptr<const study::Result> result);
     // Greys the picture: what is shown is a cancelled or outdated partial result.

@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QObject>
 #include <memory>
+#include <optional>
 
 class QWidget;
 
@@ -26,6 +27,12 @@ class ResultView : public QObject {
     virtual QWidget* widget() = 0;
     // A run of `study` starts: keep showing the old picture (stretched to the new ranges) until blocks come.
     virtual void begin(std::shared_ptr<const study::ResolvedStudy> study) = 0;
+    // begin() for a run whose map stays on a device (JobOptions::keep): views that draw maps hold
+    // its sample alone (plot::KeptMapPicture).
+    virtual void beginKept(std::shared_ptr<const study::ResolvedStudy> study) { begin(std::move(study)); }
+    // Where a map run for this view would best stay: the CUDA device it draws on, -1 for none (host
+    // pictures, or not a map view), none while that is not known yet (nothing drawn).
+    virtual std::optional<int> keptMapDevice() const { return -1; }
     virtual void addBlock(const jobs::ResultBlock& block) = 0;
     virtual void setResult(std::shared_ptr<const study::Result> result) = 0;
     virtual void setStale(bool stale) = 0;

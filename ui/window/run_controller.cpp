@@ -6,6 +6,7 @@
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
+#include <limits>
 #include <map>
 #include <thread>
 
@@ -17,6 +18,14 @@ struct BackendDescription {
     QString text;
     QString why;
 };
+
+// 2048 x 2048: a host result of that many cells holds a few hundred megabytes with its figure.
+std::size_t kept_map_cells_from_environment() {
+    bool ok = false;
+    const qulonglong cells = qEnvironmentVariable("BIFSCOPE_KEEP_MAPS_FROM").toULongLong(&ok);
+    if (!ok) return std::size_t(1) << 22;
+    return cells == 0 ? std::numeric_limits<std::size_t>::max() : std::size_t(cells);
+}
 
 BackendDescription describe_backends(const jobs::BackendRegistry& registry) {
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -30,6 +39,15 @@ BackendDescription describe_backends(const jobs::BackendRegistry& registry) {
 }
 
 QString failure_counts(const study::Result& r) {
+    if (r.kept) {
+        // kept on a device: which failures occurred, from the summary (no counts come back)
+        const render::MapSummary summary = r.kept->summary(0);
+        QStringList present;
+        for (unsigned s = 0; s < 256; ++s)
+            if ((summary.statuses[s >> 5] >> (s & 31) & 1u) && study::is_failure(study::SystemStatus(s)))
+                present << QString::fromLatin1(study::name_of(study::SystemStatus(s)));
+        return present.join(", ");
+    }
     std::map<study::SystemStatus, std::size_t> counts;
     for (auto s : r.status)
         if (study::is_failure(s)) ++counts[s];
@@ -43,7 +61,8 @@ QString failure_counts(const study::Result& r) {
 
 RunController::RunController(StudyRunner& runner, StatusPanel& status, MessagesPanel& messages,
                              QObject* parent)
-    : QObject(parent), runner_(runner), status_(status), messages_(messages) {
+    : QObject(parent), runner_(runner), status_(status), messages_(messages),
+      kept_map_cells_(kept_map_cells_from_environment()) {
     connect(&runner_, &StudyRunner::progressed, this, &RunController::onProgress);
     connect(&runner_, &StudyRunner::blockReady, this, &RunController::onBlock);
     connect(&runner_, &StudyRunner::finished, this, &RunController::onFinished);
@@ -67,11 +86,31 @@ void RunController::run(ResultTab* tab, std::shared_ptr<const study::ResolvedStu
     if (running_ && tab_ && tab_ != tab) tab_->markStale(true);
     tab_ = tab;
     running_ = true;
-    tab->beginRun(study);
-    const QString what = QString("%1: %2 systems").arg(tab->title()).arg(qulonglong(study->system_count()));
+    RunRequest request;
+    request.keep = keepRequest(*tab, *study);
+    tab->beginRun(study, request.keep.has_value());
+    QString what = QString("%1: %2 systems").arg(tab->title()).arg(qulonglong(study->system_count()));
+    if (request.keep) what += tr(", the map kept on GPU %1").arg(request.keep->device);
     status_.runStarted(tr("starting"));
     messages_.add(MessagesPanel::Level::Info, tr("Run: %1").arg(what));
-    run_ = runner_.run(std::move(study));
+    run_ = runner_.run(std::move(study), request);
+}
+
+// A large map (not basins: their labels are numbered on the host) whose picture is drawn on a CUDA
+// device keeps its cells there. Before its canvas has drawn, the view's device is not known yet:
+// the first GPU is where an NVIDIA desktop draws.
+std::optional<study::KeepRequest> RunController::keepRequest(const ResultTab& tab,
+                                                             const study::ResolvedStudy& study) const {
+    if (study.system_count() < kept_map_cells_ || study.is_continuation() ||
+        study.study.analysis != study::AnalysisKind::ParameterMap ||
+        study.study.backend == study::BackendChoice::Cpu)
+        return std::nullopt;
+    // loaded by StudyRunner's warm-up at start, so this rarely waits
+    const auto cuda = runner_.registry().find("cuda");
+    if (!cuda || !cuda->availability().available) return std::nullopt;
+    const std::optional<int> device = tab.keptMapDevice();
+    if (device && *device < 0) return std::nullopt;
+    return study::KeepRequest{device.value_or(0), study::scalar_column_names(study)};
 }
 
 void RunController::cancel() {

@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <optional>
 
 namespace bif::ui {
 
@@ -28,6 +29,10 @@ class RunController : public QObject {
     bool running() const { return running_; }
     // Asks (off the UI thread) which backend `auto` would use here and shows it in the status bar.
     void probeBackend();
+    // Maps of at least this many cells keep their result on the GPU that draws them (issue 11) where
+    // the CUDA backend is available; BIFSCOPE_KEEP_MAPS_FROM sets it (0: never).
+    void setKeptMapCells(std::size_t cells) { kept_map_cells_ = cells; }
+    std::size_t keptMapCells() const { return kept_map_cells_; }
 
   signals:
     void runFinished(bif::ui::ResultTab* tab, bif::jobs::JobState state);
@@ -38,6 +43,8 @@ class RunController : public QObject {
     void onFinished(quint64 run, jobs::JobState state, std::shared_ptr<const study::Result> result,
                     const QString& failure);
     void report(const study::Result& result, const QString& title);
+    std::optional<study::KeepRequest> keepRequest(const ResultTab& tab,
+                                                  const study::ResolvedStudy& study) const;
 
     StudyRunner& runner_;
     StatusPanel& status_;
@@ -45,6 +52,7 @@ class RunController : public QObject {
     QPointer<ResultTab> tab_;
     quint64 run_ = 0;
     bool running_ = false;
+    std::size_t kept_map_cells_;
 };
 
 } // namespace bif::ui

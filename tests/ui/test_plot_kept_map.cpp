@@ -1,0 +1,180 @@
+// A map figure whose cells stay on a device (plot::KeptMapPicture, engine/study/kept_map.h), with a
+// stand-in device that keeps a host result's cells (tests/jobs/host_kept_map.h). Held against an
+// ordinary figure of the same result: its image is the sample lattice's cells coloured as the whole
+// map's colours are (from the kept map's summary), the hover text reads the cell under the cursor
+// back from the kept map, nothing downloads the whole map until a CSV export does, and that export
+// holds the kept floats. The GPU's own kept maps are drawn in test_gl_interop.
+#include "engine/study/kept_map.h"
+#include "engine/study/result_csv.h"
+#include "engine/study/study_json.h"
+#include "gui_test_support.h"
+#include "plot_test_studies.h"
+#include "tests/jobs/host_kept_map.h"
+#include "ui/plot/result_figure.h"
+#include "ui/views/plot_view.h"
+#include "ui/window/result_tab.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <sstream>
+
+using namespace bif;
+using ui::PlotView;
+using ui::ResultTab;
+
+namespace {
+
+constexpr int nx = 1100, ny = 700; // a sample step of 3: 367 x 234 cells
+
+// Periods in bands, lambda_max a smooth wave, a disc of failed systems: a map with structure at
+// every scale of the sample.
+std::shared_ptr<study::Result> made_up_result(const study::ResolvedStudy& s) {
+    auto r = std::make_shared<study::Result>(study::allocate_result(s));
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const std::size_t k = std::size_t(j) * nx + i;
+            const double di = i - 800.0, dj = j - 300.0;
+            r->status[k] =
+                di * di + dj * dj < 90.0 * 90.0 ? study::SystemStatus::NonFinite : study::SystemStatus::Ok;
+            test::column(*r, "period").values[k] = 1 + (i / 97 + j / 61) % 6;
+            test::column(*r, "lambda_max").values[k] = 0.3 * std::sin(i * 0.013) * std::cos(j * 0.021) - 0.05;
+        }
+    r->info.complete = true;
+    return r;
+}
+
+bool near(QRgb x, QRgb y) {
+    return std::abs(qRed(x) - qRed(y)) <= 1 && std::abs(qGreen(x) - qGreen(y)) <= 1 &&
+           std::abs(qBlue(x) - qBlue(y)) <= 1 && std::abs(qAlpha(x) - qAlpha(y)) <= 1;
+}
+
+} // namespace
+
+TEST_CASE("a kept map's figure shows its sample as the whole map is coloured", "[plot][kept]") {
+    const auto s = test::map_study(nx, ny);
+    const auto host = made_up_result(*s);
+    const std::vector<std::string> columns{"period", "lambda_max"};
+    auto device = std::make_shared<test::HostKeptMap>(*host, nx, ny, columns);
+    auto kept = std::make_shared<study::Result>();
+    kept->analysis = host->analysis;
+    kept->system_count = host->system_count;
+    kept->info = host->info;
+    kept->kept = device;
+
+    // the job's preview: the lattice's systems as a host block
+    const std::size_t step = study::kept_sample_step(nx, ny);
+    REQUIRE(step == 3);
+    jobs::ResultBlock preview;
+    preview.systems = study::kept_sample_systems(nx, ny, step);
+    study::ResolvedStudy part = *s;
+    part.grid = s->grid.subset(preview.systems);
+    auto rows = std::make_shared<study::Result>(study::allocate_result(part));
+    for (std::size_t row = 0; row < preview.systems.size(); ++row) {
+        rows->status[row] = host->status[preview.systems[row]];
+        for (const auto& c : columns)
+            test::column(*rows, c).values[row] = host->scalar(c)->values[preview.systems[row]];
+    }
+    preview.result = rows;
+    preview.stride = int(step);
+    preview.provisional = true;
+
+    plot::ResultFigure whole(s);
+    whole.setResult(host);
+    plot::ResultFigure figure(s, true);
+    REQUIRE(figure.keptOnDevice());
+    CHECK_FALSE(figure.keptMap());
+    figure.addBlock(preview);
+    CHECK(figure.systemsReceived() == preview.systems.size());
+    figure.refresh();
+    CHECK(figure.image().size() == QSize(367, 234));
+    CHECK(figure.imageRange() == whole.fullRange());
+    // before the kept map comes, a lattice cell reads its preview value; the others wait for it
+    const auto at = [&](int i, int j) {
+        const auto& k = s->grid.values(0);
+        const auto& b = s->grid.values(1);
+        return std::pair{k[i], b[j]};
+    };
+    const auto [x3, y3] = at(300, 600);
+    const auto [x1, y1] = at(301, 600);
+    CHECK(figure.describe(x3, y3) == whole.describe(x3, y3));
+    CHECK(figure.describe(x1, y1).endsWith("not computed yet"));
+
+    figure.setResult(kept);
+    REQUIRE(figure.keptMap() == device.get());
+    CHECK(figure.systemsReceived() == host->system_count);
+    for (const QString quantity : {"period", "lambda_max", "status"}) {
+        INFO(quantity.toStdString());
+        REQUIRE(whole.setQuantity(quantity));
+        REQUIRE(figure.setQuantity(quantity));
+        whole.refresh();
+        figure.refresh();
+        CHECK(figure.colorKey().from == Approx(whole.colorKey().from).epsilon(1e-6));
+        CHECK(figure.colorKey().to == Approx(whole.colorKey().to).epsilon(1e-6));
+        CHECK(figure.colorKey().entries.size() == whole.colorKey().entries.size());
+        // every sample pixel as the whole map's cell it stands for (y grows upwards in both)
+        const QImage& small = figure.image();
+        const QImage& big = whole.image();
+        int differ = 0;
+        for (int b = 0; b < small.height(); ++b)
+            for (int a = 0; a < small.width(); ++a)
+                differ += !near(small.pixel(a, small.height() - 1 - b),
+                                big.pixel(a * int(step), big.height() - 1 - b * int(step)));
+        CHECK(differ == 0);
+        // the cell under the cursor, off the lattice too, is the kept map's own
+        for (const auto& [i, j] : {std::pair{301, 600}, {799, 301}, {1099, 0}, {0, 699}, {512, 345}}) {
+            const auto [x, y] = at(i, j);
+            CHECK(figure.describe(x, y) == whole.describe(x, y));
+        }
+    }
+    CHECK(figure.keptColumn() == std::nullopt); // the status view: the statuses, no column
+    CHECK(device->cells_read > 0);
+    CHECK(device->downloads == 0);
+
+    figure.setQuantity(QStringLiteral("period"));
+    PlotView view;
+    view.resize(900, 620);
+    view.setFigure(std::make_shared<plot::ResultFigure>(std::move(figure)));
+    view.show();
+    REQUIRE(test::wait_until([&] { return !view.figure()->needsRefresh(); }, 5000));
+    test::save_screenshot(view, "plot-kept-map-sample");
+}
+
+TEST_CASE("a tab exports a kept map's cells as the device keeps them", "[plot][kept]") {
+    const auto s = test::map_study(120, 40);
+    const auto host = std::make_shared<study::Result>(study::allocate_result(*s));
+    for (std::size_t k = 0; k < host->system_count; ++k) {
+        host->status[k] = k % 17 == 3 ? study::SystemStatus::StepSizeUnderflow : study::SystemStatus::Ok;
+        test::column(*host, "period").values[k] = double(k % 7);
+        test::column(*host, "lambda_max").values[k] = 0.1 / (1.0 + double(k)) - 1.0 / 3.0;
+    }
+    auto device = std::make_shared<test::HostKeptMap>(*host, 120, 40, std::vector<std::string>{"lambda_max"});
+    auto kept = std::make_shared<study::Result>();
+    kept->analysis = host->analysis;
+    kept->system_count = host->system_count;
+    kept->info.complete = true;
+    kept->kept = device;
+
+    ResultTab tab(s);
+    tab.beginRun(s, true);
+    tab.endRun(jobs::JobState::Succeeded, kept);
+    REQUIRE(tab.figure()->keptMap() == device.get());
+    QTemporaryDir dir;
+    const QString path = dir.filePath("kept.csv");
+    QString error;
+    REQUIRE(tab.writeCsv(path, error));
+    CHECK(device->downloads == 1);
+
+    // what the export must hold: the host result with the kept column as floats, the other empty
+    study::Result expected = *host;
+    for (double& v : test::column(expected, "lambda_max").values)
+        v = double(float(v));
+    for (double& v : test::column(expected, "period").values)
+        v = study::missing_value;
+    std::ostringstream text;
+    study::write_result_csv(text, expected, study::write_study_json(s->study));
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    CHECK(file.readAll().toStdString() == text.str());
+}
