@@ -218,9 +218,8 @@ class CudaBackend : public study::Backend {
         if (!a.available) throw study::NotKept("CUDA backend unavailable: " + a.reason);
         if (study.is_continuation())
             throw study::NotKept("a continuation's result cannot stay on the GPU: its chains run both ways");
-        const std::size_t width = study.grid.axis_count() > 0 ? study.grid.values(0).size() : 1;
-        const std::size_t height = study.grid.axis_count() > 1 ? study.grid.values(1).size() : 1;
-        if (study.grid.axis_count() > 2 || width * height != study.system_count())
+        const study::MapShape shape = study::map_shape(study);
+        if (study.grid.axis_count() > 2 || shape.width * shape.height != study.system_count())
             throw study::NotKept("only a map over one or two axes stays on the GPU");
         for (const std::string& column : request.columns)
             if (ensemble::program_scalar_column(study, column) < 0)
@@ -229,10 +228,12 @@ class CudaBackend : public study::Backend {
             throw study::NotKept("there is no GPU " + std::to_string(request.device));
 
         std::shared_ptr<DeviceKeptMap> kept;
+        std::shared_ptr<const RenderKernels> kernels;
         try {
             const Context context(request.device);
-            kept = std::make_shared<DeviceKeptMap>(context, width, height, request.columns,
-                                                   render_kernels(context));
+            kernels = render_kernels(context);
+            kept =
+                std::make_shared<DeviceKeptMap>(context, shape.width, shape.height, request.columns, kernels);
         } catch (const std::exception& e) {
             // no room for the cells, or no render kernels: the host keeps the result instead
             throw study::NotKept(std::string("the map cannot stay on the GPU: ") + e.what());
@@ -241,8 +242,7 @@ class CudaBackend : public study::Backend {
         for (std::size_t c = 0; c < std::max<std::size_t>(1, request.columns.size()); ++c)
             columns.push_back(
                 {c < request.columns.size() ? request.columns[c] : std::string(), &kept->map(c)});
-        const RenderKernels& kernels = *render_kernels(kept->map(0).context());
-        DeviceMapRun run = run_map_on_device(study, columns, kernels, control, options_);
+        DeviceMapRun run = run_map_on_device(study, columns, *kernels, control, options_);
         study::Result result;
         result.analysis = study.study.analysis;
         result.system_count = study.system_count();

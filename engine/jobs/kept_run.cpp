@@ -4,17 +4,12 @@ namespace bif::jobs {
 
 namespace {
 
-std::size_t width_of(const study::ResolvedStudy& s) {
-    return s.grid.axis_count() > 0 ? s.grid.values(0).size() : 1;
-}
-
 // The lattice's systems as a study of their own, run on the backend as any block is.
 std::shared_ptr<const ResultBlock> run_preview(const study::ResolvedStudy& study, study::Backend& backend,
                                                study::RunControl& control, std::size_t step) {
-    const std::size_t width = width_of(study);
-    const std::size_t height = study.system_count() / std::max<std::size_t>(1, width);
+    const study::MapShape shape = study::map_shape(study);
     auto block = std::make_shared<ResultBlock>();
-    block->systems = study::kept_sample_systems(width, height, step);
+    block->systems = study::kept_sample_systems(shape.width, shape.height, step);
     study::ResolvedStudy part = study;
     part.grid = study.grid.subset(block->systems);
     part.run_system_count = study.system_count();
@@ -38,9 +33,8 @@ std::shared_ptr<const ResultBlock> run_preview(const study::ResolvedStudy& study
 study::Result run_kept_map(const study::ResolvedStudy& study, const study::KeepRequest& keep,
                            study::Backend& backend, study::RunControl& control, const BlockSink& on_block,
                            bool preview) {
-    const std::size_t width = width_of(study);
-    const std::size_t height = study.system_count() / std::max<std::size_t>(1, width);
-    const std::size_t step = study::kept_sample_step(width, height);
+    const study::MapShape shape = study::map_shape(study);
+    const std::size_t step = study::kept_sample_step(shape.width, shape.height);
     if (preview && step > 1 && on_block && !study.is_continuation()) {
         std::shared_ptr<const ResultBlock> block = run_preview(study, backend, control, step);
         if (control.cancelled()) {

@@ -6,6 +6,13 @@
 
 namespace bif::study {
 
+MapShape map_shape(const ResolvedStudy& study) {
+    MapShape shape;
+    shape.width = study.grid.axis_count() > 0 ? std::max<std::size_t>(1, study.grid.values(0).size()) : 1;
+    shape.height = study.system_count() / shape.width;
+    return shape;
+}
+
 std::size_t kept_sample_step(std::size_t width, std::size_t height, std::size_t most) {
     const std::size_t longest = std::max(width, height);
     most = std::max<std::size_t>(most, 1);

@@ -67,6 +67,12 @@ class KeptMap {
     virtual render::MapSummary summary(std::size_t column) const = 0;
 };
 
+// A map study's cells: along its first sweep axis, and rows of them (the second axis; 1 without one).
+struct MapShape {
+    std::size_t width = 1, height = 1;
+};
+MapShape map_shape(const ResolvedStudy& study);
+
 // The step of a kept map's sample (KeptMap::sample) and of the preview its job runs first: the
 // smallest that keeps the sample within `most` cells along either axis.
 std::size_t kept_sample_step(std::size_t width, std::size_t height, std::size_t most = 512);

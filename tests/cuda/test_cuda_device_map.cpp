@@ -14,6 +14,7 @@
 #include "engine/study/kept_map.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
+#include "tests/jobs/host_kept_map.h"
 
 #include <algorithm>
 #include <atomic>
@@ -44,21 +45,28 @@ std::shared_ptr<const study::ResolvedStudy> duffing_map(int nx, int ny, study::P
     return resolved;
 }
 
-// The summary's rule, over the host result's column (null: no values) and statuses.
+// The summary's rule (tests/jobs/host_kept_map.h), over the host result's column (null: no values)
+// and statuses as the cells hold them.
 render::MapSummary reference_summary(const std::vector<double>* values,
                                      const std::vector<study::SystemStatus>& status) {
-    render::MapSummary s;
+    std::vector<float> cells(status.size(), NAN);
+    std::vector<std::uint8_t> bytes(status.size());
     for (std::size_t i = 0; i < status.size(); ++i) {
-        const auto st = static_cast<unsigned>(status[i]);
-        s.statuses[st >> 5] |= 1u << (st & 31);
-        const float v = values ? float((*values)[i]) : NAN;
-        if (!render::status_counts_value(std::uint8_t(st)) || !std::isfinite(v)) continue;
-        s.lo_key = std::min(s.lo_key, render::float_order_key(v));
-        s.hi_key = std::max(s.hi_key, render::float_order_key(v));
-        const int bit = int(std::clamp<long>(std::lround(v), -1, 1023)) + 1;
-        s.categories[bit >> 5] |= 1u << (bit & 31);
+        if (values) cells[i] = float((*values)[i]);
+        bytes[i] = static_cast<std::uint8_t>(status[i]);
     }
-    return s;
+    return test::summarise_on_host(cells, bytes);
+}
+
+// Basins of the Henon map over 16 x 8 initial values.
+std::shared_ptr<const study::ResolvedStudy> small_henon_basins() {
+    auto read = study::read_study_file(studies_dir + "/henon_basins.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = 16;
+    read.study->sweep.at(1).count = 8;
+    auto basins = study::resolve_study(*read.study, studies_dir).resolved;
+    REQUIRE(basins);
+    return basins;
 }
 
 bool same_bits(float a, float b) {
@@ -135,12 +143,7 @@ TEST_CASE("a kept map refuses what it cannot hold", "[cuda][device_map][gpu]") {
     CHECK_THROWS_WITH(cuda::run_map_on_device(*resolved, "nonsense", right, kernels, control),
                       Catch::Contains("no column \"nonsense\""));
 
-    auto read = study::read_study_file(studies_dir + "/henon_basins.json");
-    REQUIRE(read.study);
-    read.study->sweep.at(0).count = 16;
-    read.study->sweep.at(1).count = 8;
-    const auto basins = study::resolve_study(*read.study, studies_dir).resolved;
-    REQUIRE(basins);
+    const auto basins = small_henon_basins();
     // a basin's label comes from the host's attractor table; its period is the program's own
     CHECK_THROWS_WITH(cuda::run_map_on_device(*basins, "label", right, kernels, control),
                       Catch::Contains("no column \"label\""));
@@ -221,12 +224,7 @@ TEST_CASE("a job keeps a map's columns on the GPU and previews its sample lattic
     options.keep = study::KeepRequest{0, {"label"}};
     options.progressive = false;
     options.on_block = {};
-    auto read = study::read_study_file(studies_dir + "/henon_basins.json");
-    REQUIRE(read.study);
-    read.study->sweep.at(0).count = 16;
-    read.study->sweep.at(1).count = 8;
-    const auto basins = study::resolve_study(*read.study, studies_dir).resolved;
-    REQUIRE(basins);
+    const auto basins = small_henon_basins();
     auto refused = jobs::submit(registry, basins, options);
     REQUIRE(refused->wait_for(std::chrono::seconds(120)));
     REQUIRE(refused->state() == jobs::JobState::Succeeded);

@@ -78,12 +78,12 @@ study::Result KeepingBackend::run_kept(const study::ResolvedStudy& s, const stud
         if (!layout.scalar(c)) throw study::NotKept("the device does not compute \"" + c + "\"");
     ++kept_runs;
     study::Result host = inner_->run(s, control);
-    const std::size_t width = s.grid.axis_count() > 0 ? s.grid.values(0).size() : 1;
+    const study::MapShape shape = study::map_shape(s);
     study::Result kept;
     kept.analysis = host.analysis;
     kept.system_count = host.system_count;
     kept.info = host.info;
-    kept.kept = std::make_shared<HostKeptMap>(host, width, host.system_count / width, keep.columns);
+    kept.kept = std::make_shared<HostKeptMap>(host, shape.width, shape.height, keep.columns);
     return kept;
 }
 

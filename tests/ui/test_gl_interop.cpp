@@ -112,6 +112,20 @@ void save(const QImage& image, const std::string& name, const char* side) {
     if (!on_white.save(path)) WARN("could not save " << path.toStdString());
 }
 
+// The bundled Duffing period map over nx x ny points, 64 + 32 periods.
+std::shared_ptr<const study::ResolvedStudy> shrunk_duffing_map(int nx, int ny) {
+    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
+    auto read = study::read_study_file(dir + "/duffing_period_map.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = nx;
+    read.study->sweep.at(1).count = ny;
+    read.study->map.transient_sections = 64;
+    read.study->map.recorded_sections = 32;
+    auto resolved = study::resolve_study(*read.study, dir).resolved;
+    REQUIRE(resolved);
+    return resolved;
+}
+
 void clear(render::Gl& gl, QSize size) {
     gl.glViewport(0, 0, size.width(), size.height());
     gl.glClearColor(0, 0, 0, 0);
@@ -357,15 +371,7 @@ TEST_CASE("a map study kept on the GPU is drawn as its host result is", "[render
     REQUIRE(renderer.initialize());
     render::Gl& gl = *renderer.gl();
 
-    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
-    auto read = study::read_study_file(dir + "/duffing_period_map.json");
-    REQUIRE(read.study);
-    read.study->sweep.at(0).count = nx;
-    read.study->sweep.at(1).count = ny;
-    read.study->map.transient_sections = 64;
-    read.study->map.recorded_sections = 32;
-    const auto resolved = study::resolve_study(*read.study, dir).resolved;
-    REQUIRE(resolved);
+    const auto resolved = shrunk_duffing_map(nx, ny);
     std::atomic<bool> cancel{false};
     study::RunControl control(cancel, {});
     const study::Result result = cuda::make_cuda_backend()->run(*resolved, control);
@@ -432,20 +438,12 @@ TEST_CASE("a job's kept map draws in the app's figure as its host result does", 
     INFO(target.origin());
     if (!choice.cuda) return skip(choice.description.toStdString());
 
-    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
-    auto read = study::read_study_file(dir + "/duffing_period_map.json");
-    REQUIRE(read.study);
-    read.study->sweep.at(0).count = nx;
-    read.study->sweep.at(1).count = ny;
-    read.study->map.transient_sections = 64;
-    read.study->map.recorded_sections = 32;
-    read.study->backend = study::BackendChoice::Cuda;
-    const auto resolved = study::resolve_study(*read.study, dir).resolved;
-    REQUIRE(resolved);
+    const auto resolved = shrunk_duffing_map(nx, ny);
     jobs::BackendRegistry registry;
     registry.add(cuda::make_cuda_backend());
     const auto run = [&](std::optional<study::KeepRequest> keep) {
         jobs::JobOptions options;
+        options.backend = study::BackendChoice::Cuda;
         options.keep = std::move(keep);
         auto job = jobs::submit(registry, resolved, options);
         REQUIRE(job->wait_for(std::chrono::seconds(120)));

@@ -46,8 +46,8 @@ ResultFigure::ResultFigure(std::shared_ptr<const study::ResolvedStudy> study, bo
             quantities_ << QString::fromStdString(c.name);
         quantities_ << QStringLiteral("status");
         if (kept_on_device && !study_->is_continuation()) {
-            const std::size_t width = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
-            kept_.emplace(width, study_->system_count() / width, quantities_.mid(0, quantities_.size() - 1));
+            const study::MapShape shape = study::map_shape(*study_);
+            kept_.emplace(shape.width, shape.height, quantities_.mid(0, quantities_.size() - 1));
             viewport_ = fullRange();
             return;
         }
