@@ -27,7 +27,8 @@ RenderKernels::RenderKernels(const Context& context, const CompiledModule& compi
     : module_(context, compiled), accumulate_f64_(module_.kernel("bif_density_accumulate_f64")),
       accumulate_f32_(module_.kernel("bif_density_accumulate_f32")),
       most_(module_.kernel("bif_density_most")), map_f64_(module_.kernel("bif_map_cells_f64")),
-      map_f32_(module_.kernel("bif_map_cells_f32")), scatter_f64_(module_.kernel("bif_map_scatter_f64")),
+      map_f32_(module_.kernel("bif_map_cells_f32")), map_statuses_(module_.kernel("bif_map_status_cells")),
+      scatter_f64_(module_.kernel("bif_map_scatter_f64")),
       scatter_f32_(module_.kernel("bif_map_scatter_f32")), summary_(module_.kernel("bif_map_summary")),
       multiprocessors_(std::max(1, context.device().multiprocessors)), from_cache_(compiled.from_cache()) {}
 
@@ -82,6 +83,13 @@ void RenderKernels::write_map_cells(const DeviceMapCells& cells, driver::CUdevic
     const Kernel& kernel = cells.type == ColumnType::Float64 ? map_f64_ : map_f32_;
     kernel.launch(shape_for(cells.count), stream, cells.values, cells.statuses, count, out_values,
                   out_statuses);
+}
+
+void RenderKernels::write_status_cells(const DeviceMapCells& cells, driver::CUdeviceptr out_values,
+                                       driver::CUdeviceptr out_statuses, const Stream& stream) const {
+    if (cells.count == 0) return;
+    const unsigned long long count = cells.count;
+    map_statuses_.launch(shape_for(cells.count), stream, cells.statuses, count, out_values, out_statuses);
 }
 
 } // namespace bif::cuda

@@ -5,6 +5,7 @@
 //   RenderKernels kernels(context);                          // compiles, or loads from the cache
 //   kernels.bin_density(points, binning, counts, most, stream); // histogram and its maximum
 //   kernels.write_map_cells(cells, out_values, out_statuses, stream);
+//   kernels.write_status_cells(cells, out_values, out_statuses, stream); // the status view
 //
 // Throws CudaUnavailable without NVRTC or the driver, CompileError/NvrtcError when the source does
 // not compile, CudaError when a launch fails.
@@ -71,6 +72,9 @@ class RenderKernels {
     // cells.count floats and status bytes at `out_values` and `out_statuses`. Asynchronous on `stream`.
     void write_map_cells(const DeviceMapCells& cells, driver::CUdeviceptr out_values,
                          driver::CUdeviceptr out_statuses, const Stream& stream) const;
+    // The same, each cell's value being its status (the status view of a map).
+    void write_status_cells(const DeviceMapCells& cells, driver::CUdeviceptr out_values,
+                            driver::CUdeviceptr out_statuses, const Stream& stream) const;
 
     // column.count cells at `out_values` (floats) and `out_statuses` (bytes): the column's values and
     // its statuses as study::SystemStatus bytes. Asynchronous on `stream`.
@@ -88,7 +92,8 @@ class RenderKernels {
     LaunchShape shape_for(std::size_t count) const;
 
     Module module_;
-    Kernel accumulate_f64_, accumulate_f32_, most_, map_f64_, map_f32_, scatter_f64_, scatter_f32_, summary_;
+    Kernel accumulate_f64_, accumulate_f32_, most_, map_f64_, map_f32_, map_statuses_, scatter_f64_,
+        scatter_f32_, summary_;
     int multiprocessors_;
     bool from_cache_;
 };

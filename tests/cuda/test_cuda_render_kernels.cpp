@@ -112,7 +112,8 @@ TEST_CASE("the GPU bins points into the same pixels as the host", "[gpu][render]
     check_binning<float>(context, kernels);
 }
 
-TEST_CASE("the GPU writes map cells as the layer's floats and status bytes", "[gpu][render]") {
+TEST_CASE("the GPU writes map cells as the layer's floats and status bytes, or statuses as values",
+          "[gpu][render]") {
     const Context context(0);
     const RenderKernels kernels(context);
     const std::size_t n = 3840 * 7 + 13;
@@ -142,6 +143,16 @@ TEST_CASE("the GPU writes map cells as the layer's floats and status bytes", "[g
         const bool same = std::isnan(want) ? std::isnan(got_v[k]) : got_v[k] == want;
         differ += !same || got_s[k] != statuses[k];
     }
+    CHECK(differ == 0);
+    // the status view: each cell's status byte as its value too, whatever the values were
+    kernels.write_status_cells({address(dv), address(ds), n, ColumnType::Float64}, address(out_v),
+                               address(out_s), stream);
+    stream.synchronize();
+    const std::vector<float> status_v = out_v.to_vector();
+    const std::vector<std::uint8_t> status_s = out_s.to_vector();
+    differ = 0;
+    for (std::size_t k = 0; k < n; ++k)
+        differ += status_v[k] != float(statuses[k]) || status_s[k] != statuses[k];
     CHECK(differ == 0);
 }
 

@@ -463,7 +463,7 @@ TEST_CASE("a job's kept map draws in the app's figure as its host result does", 
     ui::FigureGlDrawing drawing;
     REQUIRE(drawing.initialize());
     CHECK(drawing.cudaDevice() == choice.device);
-    for (const QString column : {"period", "lambda_max"}) {
+    for (const QString column : {"period", "lambda_max", "status"}) {
         INFO(column.toStdString());
         REQUIRE(host_figure->setQuantity(column));
         REQUIRE(kept_figure->setQuantity(column));

@@ -10,10 +10,12 @@
 #include "gui_test_support.h"
 #include "plot_test_studies.h"
 #include "tests/jobs/host_kept_map.h"
+#include "ui/plot/figure_export.h"
 #include "ui/plot/result_figure.h"
 #include "ui/views/plot_view.h"
 #include "ui/window/result_tab.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
@@ -128,7 +130,7 @@ TEST_CASE("a kept map's figure shows its sample as the whole map is coloured", "
             CHECK(figure.describe(x, y) == whole.describe(x, y));
         }
     }
-    CHECK(figure.keptColumn() == std::nullopt); // the status view: the statuses, no column
+    CHECK(figure.keptColumn() == std::size_t{0}); // the status view: the statuses kept with column 0
     CHECK(device->cells_read > 0);
     CHECK(device->downloads == 0);
 
@@ -139,6 +141,69 @@ TEST_CASE("a kept map's figure shows its sample as the whole map is coloured", "
     view.show();
     REQUIRE(test::wait_until([&] { return !view.figure()->needsRefresh(); }, 5000));
     test::save_screenshot(view, "plot-kept-map-sample");
+}
+
+// A kept figure that a view or an export shows at more pixels than its preview lattice: the sample
+// as fine as those pixels (every cell at the end), so that a PNG of the kept map is the PNG of the
+// ordinary figure of the same result, pixel for pixel.
+TEST_CASE("a kept map's view and exports are sampled as finely as their pixels", "[plot][kept]") {
+    const auto s = test::map_study(nx, ny);
+    const auto host = made_up_result(*s);
+    auto device =
+        std::make_shared<test::HostKeptMap>(*host, nx, ny, std::vector<std::string>{"period", "lambda_max"});
+    auto kept = std::make_shared<study::Result>();
+    kept->analysis = host->analysis;
+    kept->system_count = host->system_count;
+    kept->info = host->info;
+    kept->kept = device;
+    plot::ResultFigure whole(s);
+    whole.setResult(host);
+    plot::ResultFigure figure(s, true);
+    figure.setResult(kept);
+    const plot::PlotRange full = figure.fullRange();
+
+    // a view 550 x 350 pixels over the whole map: every second cell; a smaller one keeps the preview's
+    figure.setViewport(full, QSize(550, 350));
+    figure.refresh();
+    CHECK(figure.keptPicture()->step() == 2);
+    CHECK(figure.image().size() == QSize(550, 350));
+    figure.setViewport(full, QSize(200, 120));
+    figure.refresh();
+    CHECK(figure.keptPicture()->step() == 3);
+    CHECK(figure.image().size() == QSize(367, 234));
+    // the same pixels over a quarter of the map: every cell
+    plot::PlotRange quarter = full;
+    quarter.x.to = (full.x.from + full.x.to) / 2;
+    quarter.y.to = (full.y.from + full.y.to) / 2;
+    figure.setViewport(quarter, QSize(550, 350));
+    figure.refresh();
+    CHECK(figure.keptPicture()->step() == 1);
+    CHECK(figure.image().size() == QSize(nx, ny));
+    CHECK(device->downloads == 0); // samples, never the whole map's download
+
+    QTemporaryDir dir;
+    for (const QString quantity : {"lambda_max", "status", "period"}) {
+        INFO(quantity.toStdString());
+        REQUIRE(whole.setQuantity(quantity));
+        REQUIRE(figure.setQuantity(quantity));
+        // a plot area wider and taller than the map's cells: the export's picture is every cell
+        const QSize size(1500, 1000);
+        const QImage exported = plot::render_figure(figure, full, size);
+        const QImage reference = plot::render_figure(whole, full, size);
+        CHECK(figure.keptPicture()->step() == 1);
+        REQUIRE(exported.size() == reference.size());
+        int differ = 0;
+        for (int y = 0; y < exported.height(); ++y)
+            for (int x = 0; x < exported.width(); ++x)
+                differ += !near(exported.pixel(x, y), reference.pixel(x, y));
+        CHECK(differ == 0);
+        const QString path = dir.filePath(quantity + ".png");
+        CHECK(plot::export_png(figure, full, size, path).isEmpty());
+        CHECK(QImage(path).size() == size);
+        if (quantity == "period" && QDir().mkpath(BIFSCOPE_SCREENSHOT_DIR))
+            exported.save(QStringLiteral(BIFSCOPE_SCREENSHOT_DIR "/plot-kept-map-export.png"));
+    }
+    CHECK(device->downloads == 0);
 }
 
 TEST_CASE("a tab exports a kept map's cells as the device keeps them", "[plot][kept]") {

@@ -1,16 +1,44 @@
 #include "ui/plot/kept_map_picture.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace bif::plot {
 
 KeptMapPicture::KeptMapPicture(std::size_t width, std::size_t height, QStringList scalars)
-    : width_(width), height_(height), step_(study::kept_sample_step(width, height)),
-      sample_width_((width + step_ - 1) / step_), sample_height_((height + step_ - 1) / step_),
+    : width_(width), height_(height), preview_step_(study::kept_sample_step(width, height)),
       scalars_(std::move(scalars)) {
+    setStep(preview_step_);
     const std::size_t cells = sample_width_ * sample_height_;
     values_.assign(std::size_t(scalars_.size()), std::vector<float>(cells, NAN));
     statuses_.assign(cells, render::no_status_cell);
+}
+
+void KeptMapPicture::setStep(std::size_t step) {
+    step_ = step;
+    sample_width_ = (width_ + step - 1) / step;
+    sample_height_ = (height_ + step - 1) / step;
+}
+
+std::size_t KeptMapPicture::finestStep() const {
+    return study::kept_sample_step(width_, height_, finest_kept_sample);
+}
+
+bool KeptMapPicture::resample(std::size_t step, int scalar) {
+    if (!kept_) return false;
+    step = std::clamp(step, finestStep(), preview_step_);
+    const bool holds_scalar = sampled_ == every_quantity || sampled_ == scalar;
+    if (step == step_ && holds_scalar) return false;
+    setStep(step);
+    sampled_ = scalar;
+    for (auto& values : values_)
+        values = {};
+    std::vector<float> values;
+    const auto column = keptColumn(scalar);
+    kept_->sample(column.value_or(0), step_, values, statuses_);
+    if (scalar >= 0)
+        values_[std::size_t(scalar)] = column ? std::move(values) : std::vector<float>(statuses_.size(), NAN);
+    return true;
 }
 
 std::size_t KeptMapPicture::addBlock(const study::Result& result, const std::vector<std::size_t>& systems) {
@@ -33,6 +61,11 @@ std::size_t KeptMapPicture::addBlock(const study::Result& result, const std::vec
 void KeptMapPicture::setKept(std::shared_ptr<const study::KeptMap> kept) {
     kept_ = std::move(kept);
     if (!kept_ || kept_->width() != width_ || kept_->height() != height_) return kept_.reset();
+    setStep(preview_step_);
+    sampled_ = every_quantity;
+    statuses_.resize(sample_width_ * sample_height_);
+    for (auto& values : values_)
+        values.resize(statuses_.size());
     std::vector<float> values;
     bool statuses_read = false;
     for (int q = 0; q < scalars_.size(); ++q) {
@@ -59,7 +92,8 @@ std::optional<std::size_t> KeptMapPicture::keptColumn(int scalar) const {
 
 double KeptMapPicture::valueOf(std::size_t k, int scalar) const {
     if (scalar < 0) return double(statuses_[k]);
-    return values_[std::size_t(scalar)][k];
+    const auto& values = values_[std::size_t(scalar)];
+    return k < values.size() ? values[k] : NAN;
 }
 
 MapColouring KeptMapPicture::colouring(int scalar) const {

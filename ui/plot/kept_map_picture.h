@@ -1,8 +1,10 @@
 // What a map figure holds of a map whose cells stay on a device (engine/study/kept_map.h): on the
 // host, only the cells of the map's sample lattice (kept_sample_systems: at most 512 along either
 // axis), first from the job's preview block, then read from the kept map; they make the figure's
-// image, which QPainter exports and views without the CUDA path draw. The kept map itself gives
-// the colours (its summary, over every cell), the cell under the cursor, and the cells at full
+// image, which QPainter exports and views without the CUDA path draw. Once the map is kept, a view
+// or export with more pixels than that asks for a finer sample of the quantity it shows (resample):
+// as fine as its pixels, down to every cell, within finest_kept_sample cells along either axis. The kept map
+// itself gives the colours (its summary, over every cell), the cell under the cursor, and the cells at full
 // resolution for the CUDA path (ui/render) and for exports of the data.
 #pragma once
 
@@ -17,6 +19,9 @@
 #include <vector>
 
 namespace bif::plot {
+
+// The most cells along either axis of a resampled kept map (16.7 M cells, 84 MB with their statuses).
+inline constexpr std::size_t finest_kept_sample = 4096;
 
 class KeptMapPicture {
   public:
@@ -33,6 +38,15 @@ class KeptMapPicture {
     std::size_t addBlock(const study::Result& result, const std::vector<std::size_t>& systems);
     // The kept map: the lattice's cells are read back from it (its columns by name).
     void setKept(std::shared_ptr<const study::KeptMap> kept);
+
+    // The lattice of every `step`-th cell of quantity `scalar` (-1: the status view), read from the kept
+    // map when it is not what the picture holds already; the other quantities are read again when
+    // shown. Returns whether the lattice changed. Nothing before the map is kept.
+    bool resample(std::size_t step, int scalar);
+    // The step of the preview lattice (kept_sample_step), the coarsest the picture holds.
+    std::size_t previewStep() const { return preview_step_; }
+    // The finest step for views of this map: every cell, within finest_kept_sample along either axis.
+    std::size_t finestStep() const;
 
     // The kept map's column of scalar quantity `scalar` (the status view: any column, its statuses);
     // none when the map does not keep it.
@@ -53,10 +67,16 @@ class KeptMapPicture {
   private:
     double valueOf(std::size_t k, int scalar) const;
 
-    std::size_t width_, height_, step_, sample_width_, sample_height_;
+    void setStep(std::size_t step);
+
+    std::size_t width_, height_, preview_step_, step_, sample_width_, sample_height_;
     QStringList scalars_;
-    std::vector<std::vector<float>> values_; // per scalar quantity, per lattice cell
-    std::vector<std::uint8_t> statuses_;     // per lattice cell
+    // Per scalar quantity, per lattice cell; a resampled lattice holds the quantity shown alone
+    // (the others empty: NaN until shown).
+    std::vector<std::vector<float>> values_;
+    static constexpr int every_quantity = -2;
+    int sampled_ = every_quantity;       // the quantity a resampled lattice holds
+    std::vector<std::uint8_t> statuses_; // per lattice cell
     std::shared_ptr<const study::KeptMap> kept_;
 };
 

@@ -192,6 +192,7 @@ void ResultFigure::setViewport(const PlotRange& range, QSize pixels) {
     viewport_ = range;
     pixels_ = pixels;
     if (kind_ == FigureKind::Diagram) dirty_ = Dirty::Bins;
+    if (kept_ && kept_->kept() && keptStep() != kept_->step()) dirty_ = std::max(dirty_, Dirty::Colours);
 }
 
 PlotRange ResultFigure::viewport() const {
@@ -237,12 +238,30 @@ void ResultFigure::addBlock(const jobs::ResultBlock& block) {
 }
 
 std::optional<std::size_t> ResultFigure::keptColumn() const {
-    if (!kept_ || scalarShown() < 0) return std::nullopt;
+    if (!kept_) return std::nullopt;
     return kept_->keptColumn(scalarShown());
 }
 
-// The sample's picture at once: at most 512 x 512 cells.
+// As fine a sample as the viewport's pixels show of the cells in view (at least one sample per
+// pixel), before any viewport the preview's; within the picture's finest and the preview's step.
+std::size_t ResultFigure::keptStep() const {
+    if (!viewport_set_) return kept_->previewStep();
+    const study::MapShape shape = study::map_shape(*study_);
+    const PlotRange full = fullRange();
+    const auto in_view = [](std::size_t cells, const AxisRange& view, const AxisRange& whole) {
+        const double span = whole.display_to() - whole.display_from();
+        const double shown = std::min(view.display_to(), whole.display_to()) -
+                             std::max(view.display_from(), whole.display_from());
+        return span > 0 && shown > 0 ? double(cells) * std::min(1.0, shown / span) : double(cells);
+    };
+    const double per_pixel = std::min(in_view(shape.width, viewport_.x, full.x) / pixels_.width(),
+                                      in_view(shape.height, viewport_.y, full.y) / pixels_.height());
+    return std::clamp(static_cast<std::size_t>(per_pixel), kept_->finestStep(), kept_->previewStep());
+}
+
+// The sample's picture at once, resampled first where the view asks for another step.
 void ResultFigure::repaintKept() {
+    kept_->resample(keptStep(), scalarShown());
     colours_ = kept_->colouring(scalarShown());
     kept_->paint(image_, *colours_, scalarShown());
     key_ = colours_->key();

@@ -133,7 +133,8 @@ class ResultFigure {
     bool keptOnDevice() const { return kept_.has_value(); }
     const KeptMapPicture* keptPicture() const { return kept_ ? &*kept_ : nullptr; }
     // The kept map once its result came (null before, and for other figures), and its column of the
-    // quantity shown (none: the status view, or a column it does not keep).
+    // quantity shown (the status view: column 0, whose statuses it shows; none: a column it does not
+    // keep).
     const study::KeptMap* keptMap() const { return kept_ ? kept_->kept() : nullptr; }
     std::optional<std::size_t> keptColumn() const;
     // The scalar column shown, -1 for the status view (maps).
@@ -166,6 +167,7 @@ class ResultFigure {
                    const std::vector<std::size_t>& systems, int stride);
     void noteMapBlock(const std::vector<std::size_t>& systems, int stride);
     void repaintKept();
+    std::size_t keptStep() const;
     void noteDiagramBlock(const study::Result& result, const std::vector<std::size_t>& systems,
                           bool superseded);
     void binSystems(const std::vector<std::size_t>& systems, std::vector<std::uint32_t>& up,

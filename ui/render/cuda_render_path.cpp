@@ -129,12 +129,26 @@ void CudaRenderPath::writeMap(MapLayer& layer, const cuda::DeviceMapCells& cells
     kernels_.write_map_cells(cells, mapped.pointer(0), mapped.pointer(1), stream_);
 }
 
-void CudaRenderPath::writeKept(Gl& gl, MapLayer& layer, const study::KeptMap& kept, std::size_t column) {
+const cuda::DeviceKeptMap& CudaRenderPath::keptHere(const study::KeptMap& kept) const {
     const auto* on_gpu = dynamic_cast<const cuda::DeviceKeptMap*>(&kept);
     if (!on_gpu || on_gpu->device() != context_.device().ordinal)
         throw std::invalid_argument("the map is kept in " + kept.where() + ", not on this GPU");
+    return *on_gpu;
+}
+
+void CudaRenderPath::writeKept(Gl& gl, MapLayer& layer, const study::KeptMap& kept, std::size_t column) {
+    const cuda::DeviceKeptMap& on_gpu = keptHere(kept);
     layer.resize(gl, QSize(static_cast<int>(kept.width()), static_cast<int>(kept.height())));
-    writeMap(layer, on_gpu->map(column).cells());
+    writeMap(layer, on_gpu.map(column).cells());
+}
+
+void CudaRenderPath::writeKeptStatuses(Gl& gl, MapLayer& layer, const study::KeptMap& kept) {
+    const cuda::DeviceKeptMap& on_gpu = keptHere(kept);
+    layer.resize(gl, QSize(static_cast<int>(kept.width()), static_cast<int>(kept.height())));
+    const cuda::GlBufferRegistration& values = registered(values_, layer.values());
+    const cuda::GlBufferRegistration& statuses = registered(statuses_, layer.statuses());
+    const cuda::MappedGlBuffers mapped({&values, &statuses}, stream_);
+    kernels_.write_status_cells(on_gpu.map(0).cells(), mapped.pointer(0), mapped.pointer(1), stream_);
 }
 
 void CudaFigureDensity::update(Gl& gl, DensityLayer& layer, const plot::ResultFigure& figure,

@@ -35,6 +35,10 @@ namespace bif::plot {
 class ResultFigure;
 }
 
+namespace bif::cuda {
+class DeviceKeptMap;
+}
+
 namespace bif::render {
 
 // Which path results take to the GL buffers, and why (one line for the status bar).
@@ -73,6 +77,8 @@ class CudaRenderPath {
     // Column `column` of a map kept on this path's GPU (a job's kept result, engine/cuda/device_map.h),
     // into the layer (sized to the map first). std::invalid_argument when it is kept elsewhere.
     void writeKept(Gl& gl, MapLayer& layer, const study::KeptMap& kept, std::size_t column);
+    // The status view of a kept map: each cell's status as its value too.
+    void writeKeptStatuses(Gl& gl, MapLayer& layer, const study::KeptMap& kept);
 
     // Unregisters the GL buffers; call while the GL context is current, before the layers release theirs.
     void release();
@@ -88,6 +94,7 @@ class CudaRenderPath {
         std::optional<cuda::GlBufferRegistration> registration;
     };
     const cuda::GlBufferRegistration& registered(Registered& slot, const CellBuffer& cells);
+    const cuda::DeviceKeptMap& keptHere(const study::KeptMap& kept) const;
 
     cuda::Context context_;
     cuda::Stream stream_;

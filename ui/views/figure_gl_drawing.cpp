@@ -41,11 +41,8 @@ std::optional<int> FigureGlDrawing::cudaDevice() const {
 
 QString FigureGlDrawing::uploadPath(const plot::ResultFigure* figure) const {
     if (path_.description.isEmpty()) return QStringLiteral("host upload");
-    if (cuda_ && figure && figure->keptMap()) {
-        if (!figure->keptColumn())
-            return path_.description + QStringLiteral(": the kept map's sample, status view");
+    if (cuda_ && figure && figure->keptMap() && figure->keptColumn())
         return path_.description + QStringLiteral(": the map stays on the GPU");
-    }
     if (figure && figure->keptOnDevice())
         return QStringLiteral("host upload: the kept map's sample (%1 x %2)")
             .arg(figure->keptPicture()->sampleSize().width())
@@ -84,8 +81,8 @@ bool FigureGlDrawing::drawOnGpu(const plot::ResultFigure& f, const plot::PlotRan
 }
 
 // A map kept on this GPU: its cells go from the kept map into the layer (a kernel, nothing through
-// the host) once per figure revision, coloured as the figure's sample is. Other maps, the status view
-// and a preview still take the host upload.
+// the host) once per figure revision, coloured as the figure's sample is; the status view from the
+// statuses kept with its first column. Other maps and a preview still take the host upload.
 bool FigureGlDrawing::drawKeptOnGpu(const plot::ResultFigure& f, const plot::PlotRange& view, bool& changed) {
     const study::KeptMap* kept = f.keptMap();
     const auto column = f.keptColumn();
@@ -94,7 +91,10 @@ bool FigureGlDrawing::drawKeptOnGpu(const plot::ResultFigure& f, const plot::Plo
     render::Gl& gl = *renderer_.gl();
     if (written_kept_ != kept || written_revision_ != f.revision() || uploaded_figure_ != &f) {
         try {
-            cuda_->path().writeKept(gl, map_, *kept, *column);
+            if (f.scalarShown() < 0)
+                cuda_->path().writeKeptStatuses(gl, map_, *kept);
+            else
+                cuda_->path().writeKept(gl, map_, *kept, *column);
         } catch (const std::exception& e) {
             fallBack(e, changed);
             return false;

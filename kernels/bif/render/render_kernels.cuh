@@ -7,6 +7,7 @@
 //                                     (which the caller zeroes first);
 //   bif_map_cells_{f64,f32}           a map's values as float and its status bytes, cell for cell
 //                                     (ui/render/map_layer.h's two buffers);
+//   bif_map_status_cells              the same cells' statuses as their values (the status view);
 //   bif_map_scatter_{f64,f32}         one scalar column of a study batch's device arrays and its int
 //                                     statuses into those cells, from the batch's first system on
 //                                     (a map whose results stay on the GPU, engine/cuda/device_map.h);
@@ -37,6 +38,17 @@ __device__ void map_cells(const Real* values, const unsigned char* statuses, uns
     for (unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
          k < count; k += stride) {
         out_values[k] = static_cast<float>(values[k]);
+        out_statuses[k] = statuses[k];
+    }
+}
+
+// The status view: each cell's value is its status byte, as the host path's sample shows it.
+__device__ inline void map_status_cells(const unsigned char* statuses, unsigned long long count,
+                                        float* out_values, unsigned char* out_statuses) {
+    const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+    for (unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+         k < count; k += stride) {
+        out_values[k] = static_cast<float>(statuses[k]);
         out_statuses[k] = statuses[k];
     }
 }
@@ -141,4 +153,9 @@ extern "C" __global__ void bif_map_cells_f32(const float* values, const unsigned
                                              unsigned long long count, float* out_values,
                                              unsigned char* out_statuses) {
     bif::render::map_cells(values, statuses, count, out_values, out_statuses);
+}
+
+extern "C" __global__ void bif_map_status_cells(const unsigned char* statuses, unsigned long long count,
+                                                float* out_values, unsigned char* out_statuses) {
+    bif::render::map_status_cells(statuses, count, out_values, out_statuses);
 }
