@@ -6,7 +6,6 @@
 #include "ui/editor/model_editor.h"
 #include "ui/editor/model_editor_panel.h"
 
-#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThreadPool>
@@ -96,14 +95,10 @@ TEST_CASE("errors arrive with a null model and the parser's own diagnostics", "[
         CHECK(got[i].format() == direct.diagnostics[i].format());
 }
 
-TEST_CASE("a large model is parsed off the UI thread and typing stays quick", "[editor][checker][gui]") {
+TEST_CASE("a large model is parsed off the UI thread, also while typing", "[editor][checker][gui]") {
     const QString text = largeModel(1000); // 2003 lines
-    QElapsedTimer clock;
-    clock.start();
     const model::ParseResult direct = model::parse_model(text.toStdString());
-    const qint64 parseMs = clock.elapsed();
     REQUIRE(direct.model);
-    INFO("a direct parse of the 2003-line model took " << parseMs << " ms");
 
     ui::ModelChecker checker;
     QSignalSpy spy(&checker, &ui::ModelChecker::checked);
@@ -123,13 +118,15 @@ TEST_CASE("a large model is parsed off the UI thread and typing stays quick", "[
     panel.setText(text);
     panel.editor()->setFocus();
     panel.editor()->moveCursor(QTextCursor::End);
-    const QString typed = "aux energy=v0^2+v1^2";
-    clock.restart();
-    QTest::keyClicks(panel.editor(), typed);
-    const double perKeyMs = double(clock.elapsed()) / double(typed.size());
-    INFO("typing at the end of the large model: " << perKeyMs << " ms a key");
-    CHECK(perKeyMs < 30.0);
+    // Typing does not parse on the UI thread: the keys return with the check pending and nothing
+    // announced, and the burst is checked once after it (not a timing: those failed on loaded CI).
+    QSignalSpy panelChecks(panel.checker(), &ui::ModelChecker::checked);
+    QTest::keyClicks(panel.editor(), "aux energy=v0^2+v1^2");
+    CHECK(panel.checker()->isPending());
+    CHECK(panelChecks.isEmpty());
     REQUIRE(wait_until([&] { return !panel.checker()->isPending(); }, 20000));
+    QTest::qWait(400);
+    CHECK(panelChecks.count() == 1);
     CHECK(panel.model() != nullptr);
     CHECK(panel.model()->aux.size() == 1);
 }
