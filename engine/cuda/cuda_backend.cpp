@@ -2,6 +2,7 @@
 
 #include "engine/cuda/chain_runner.h"
 #include "engine/cuda/device_map.h"
+#include "engine/cuda/device_points.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/embedded_headers.h"
 #include "engine/cuda/ensemble_batch.h"
@@ -21,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 
 namespace bif::cuda {
@@ -210,14 +212,16 @@ class CudaBackend : public study::Backend {
         return result;
     }
 
-    // The map study run on the view's GPU alone, its columns kept there (study::KeptMap); NotKept
-    // where it cannot be, before anything runs.
+    // The map study run on the view's GPU alone, its columns kept there (study::KeptMap), or a
+    // diagram's section points (study::KeptPoints); NotKept where it cannot be, before anything runs.
     study::Result run_kept(const study::ResolvedStudy& study, const study::KeepRequest& request,
                            study::RunControl& control) override {
         const Availability a = availability();
         if (!a.available) throw study::NotKept("CUDA backend unavailable: " + a.reason);
         if (study.is_continuation())
             throw study::NotKept("a continuation's result cannot stay on the GPU: its chains run both ways");
+        if (study.study.analysis == study::AnalysisKind::Bifurcation)
+            return run_kept_points(study, request, control);
         const study::MapShape shape = study::map_shape(study);
         if (study.grid.axis_count() > 2 || shape.width * shape.height != study.system_count())
             throw study::NotKept("only a map over one or two axes stays on the GPU");
@@ -248,6 +252,108 @@ class CudaBackend : public study::Backend {
         result.system_count = study.system_count();
         result.info = std::move(run.info);
         result.kept = std::move(kept);
+        return result;
+    }
+
+    study::Result run_kept_points(const study::ResolvedStudy& study, const study::KeepRequest& request,
+                                  study::RunControl& control) {
+        if (study.grid.axis_count() != 1)
+            throw study::NotKept("only a diagram over one axis keeps its points on the GPU");
+        if (request.device < 0 || request.device >= DriverLibrary::instance().device_count())
+            throw study::NotKept("there is no GPU " + std::to_string(request.device));
+        const std::vector<std::string> columns = study::allocate_result(study, false).points.columns;
+        const auto rows = static_cast<std::size_t>(study.study.bifurcation.recorded_sections);
+        if (columns.empty() || rows == 0) throw study::NotKept("the diagram records no points");
+        std::shared_ptr<DeviceKeptPoints> kept;
+        try {
+            const Context context(request.device);
+            const std::size_t bytes = DeviceKeptPoints::bytes_for(study.system_count(), rows, columns.size());
+            // half the free memory at most: the run's batches and the view need the rest
+            if (bytes > context.free_memory() / 2)
+                throw std::runtime_error(std::to_string(bytes >> 20) + " MiB of points, " +
+                                         std::to_string(context.free_memory() >> 20) + " MiB free");
+            const auto& values = study.grid.values(0);
+            kept = std::make_shared<DeviceKeptPoints>(context,
+                                                      std::span<const double>(values.data(), values.size()),
+                                                      rows, columns, render_kernels(context));
+        } catch (const std::exception& e) {
+            throw study::NotKept(std::string("the points cannot stay on the GPU: ") + e.what());
+        }
+        study::ResolvedStudy on_gpu = study;
+        on_gpu.study.gpus.clear();
+        on_gpu.study.gpu_share = {};
+        CudaBackendOptions options = options_;
+        options.devices = {request.device};
+        options.max_devices = 1;
+        CudaBackend backend(options);
+        study::Result result = backend.keep_points(on_gpu, *kept, control);
+        result.kept_points = std::move(kept);
+        return result;
+    }
+
+    // A diagram study on the one GPU of `kept`, its points written there as batches finish, the
+    // rest of its result (axes, statuses, scalars) assembled on the host as run() does.
+    study::Result keep_points(const study::ResolvedStudy& study, const DeviceKeptPoints& kept,
+                              study::RunControl& control) {
+        const auto start = Clock::now();
+        const Availability a = availability();
+        if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
+        if (study.system_count() != kept.systems())
+            throw study::BackendError("a study of " + std::to_string(study.system_count()) +
+                                      " systems for kept points of " + std::to_string(kept.systems()));
+        const ModulePlan plan = plan_modules(study);
+        if (plan.devices.size() != 1 || plan.devices.front().ordinal != kept.device())
+            throw study::BackendError("kept points run on their own GPU alone");
+        study::Result result = study::allocate_result(study, false);
+        study::RunInfo info = start_info(study, plan);
+        Loaded loaded = load(study, plan, info, control);
+        if (control.cancelled()) {
+            result.info = std::move(info);
+            return result;
+        }
+        const auto run_start = Clock::now();
+        const ensemble::SpecStorage spec(study);
+        RunnerOptions runner_options = runner_options_of(options_);
+        const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
+        EnsembleRunner runner(std::move(loaded.devices), study, spec, real_bytes, control, runner_options);
+        const auto keep = [&](const EnsembleBatch& batch, std::size_t first, const Stream& stream) {
+            DeviceBatchPoints points;
+            const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+            if (real_bytes == 4) {
+                const auto v = batch.view<float>();
+                points.points = address(v.points);
+                points.rows_filled = address(v.rows_filled);
+                points.rows = v.point_rows;
+                points.columns = v.point_columns;
+                points.type = ColumnType::Float32;
+            } else {
+                const auto v = batch.view<double>();
+                points.points = address(v.points);
+                points.rows_filled = address(v.rows_filled);
+                points.rows = v.point_rows;
+                points.columns = v.point_columns;
+            }
+            points.count = batch.count();
+            kept.scatter(points, first, stream);
+        };
+        ensemble::BatchOutputs outputs = ensemble::stored_outputs(study);
+        outputs.points = false;
+        ensemble::ResultAssembly assembly(study, result);
+        try {
+            info.complete =
+                runner.run([&](const ensemble::BatchArrays& batch) { assembly.store(batch); }, keep, outputs);
+        } catch (const study::BackendError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw study::BackendError(std::string("CUDA: ") + e.what());
+        }
+        for (auto& w : assembly.warnings())
+            info.warnings.push_back(std::move(w));
+        info.notes.push_back("cuda: " + std::to_string(runner.launches()) + " kernel launches on 1 GPU, " +
+                             std::to_string(runner.lanes_used()) + " lanes, the points kept on the GPU");
+        info.run_seconds = seconds_since(run_start);
+        info.total_seconds = seconds_since(start);
+        result.info = std::move(info);
         return result;
     }
 

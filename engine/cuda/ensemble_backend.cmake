@@ -9,7 +9,8 @@ if(TARGET bifscope_ensemble)
     ensemble_runner.cpp
     chain_runner.cpp
     cuda_backend.cpp
-    device_map.cpp)
+    device_map.cpp
+    device_points.cpp)
   target_include_directories(bifscope_cuda_backend PUBLIC ${PROJECT_SOURCE_DIR})
   find_package(Threads REQUIRED)
   target_link_libraries(bifscope_cuda_backend PUBLIC bifscope_cuda bifscope_ensemble Threads::Threads)

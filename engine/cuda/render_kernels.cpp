@@ -30,6 +30,9 @@ RenderKernels::RenderKernels(const Context& context, const CompiledModule& compi
       map_f32_(module_.kernel("bif_map_cells_f32")), map_statuses_(module_.kernel("bif_map_status_cells")),
       scatter_f64_(module_.kernel("bif_map_scatter_f64")),
       scatter_f32_(module_.kernel("bif_map_scatter_f32")), summary_(module_.kernel("bif_map_summary")),
+      points_f64_(module_.kernel("bif_points_scatter_f64")),
+      points_f32_(module_.kernel("bif_points_scatter_f32")),
+      points_range_(module_.kernel("bif_points_range")),
       multiprocessors_(std::max(1, context.device().multiprocessors)), from_cache_(compiled.from_cache()) {}
 
 CompileRequest RenderKernels::request() {
@@ -115,6 +118,32 @@ void RenderKernels::summarise_map(const DeviceMapCells& cells, driver::CUdevicep
     if (cells.count == 0) return;
     const unsigned long long count = cells.count;
     summary_.launch(shape_for(cells.count), stream, cells.values, cells.statuses, count, summary);
+}
+
+} // namespace bif::cuda
+
+namespace bif::cuda {
+
+void RenderKernels::scatter_points(const DeviceBatchPoints& batch, int column, driver::CUdeviceptr axis,
+                                   driver::CUdeviceptr out_x, driver::CUdeviceptr out_y,
+                                   driver::CUdeviceptr out_rows, const Stream& stream) const {
+    if (batch.count == 0 || batch.rows <= 0) return;
+    if (column < 0 || column >= batch.columns) throw std::invalid_argument("no such point column");
+    const unsigned long long count = batch.count;
+    const Kernel& kernel = batch.type == ColumnType::Float64 ? points_f64_ : points_f32_;
+    kernel.launch(shape_for(batch.count * std::size_t(batch.rows)), stream, axis, batch.points,
+                  batch.rows_filled, count, batch.rows, batch.columns, column, out_x, out_y, out_rows);
+}
+
+void RenderKernels::points_range(driver::CUdeviceptr values, std::size_t count, driver::CUdeviceptr keys,
+                                 const Stream& stream) const {
+    const unsigned long long reset[2] = {~0ull, 0ull};
+    const DriverLibrary& driver = context().driver();
+    context().make_current();
+    BIF_CU_CALL(driver, cuMemcpyHtoDAsync_v2, keys, reset, sizeof reset, stream.handle());
+    if (count == 0) return;
+    const unsigned long long n = count;
+    points_range_.launch(shape_for(count), stream, values, n, keys);
 }
 
 } // namespace bif::cuda

@@ -49,6 +49,15 @@ struct DeviceMapCells {
     ColumnType type = ColumnType::Float64;
 };
 
+// One diagram batch's section points in device memory (EnsembleBatch::view's points and rows filled):
+// point (system i, row r, quantity c) at points[(r * columns + c) * count + i].
+struct DeviceBatchPoints {
+    driver::CUdeviceptr points = 0, rows_filled = 0;
+    std::size_t count = 0;
+    int rows = 0, columns = 0;
+    ColumnType type = ColumnType::Float64;
+};
+
 class RenderKernels {
   public:
     // Compiles for the context's device with a default compiler (default cache) or the given one.
@@ -80,6 +89,17 @@ class RenderKernels {
     // its statuses as study::SystemStatus bytes. Asynchronous on `stream`.
     void scatter_map_cells(const DeviceBatchColumn& column, driver::CUdeviceptr out_values,
                            driver::CUdeviceptr out_statuses, const Stream& stream) const;
+    // Quantity `column` of the batch's points into doubles at out_y (system i's rows from
+    // i * batch.rows, unfilled rows NaN); with out_x (not 0) its swept value (doubles at `axis`, one
+    // per system) for every filled row, with out_rows (not 0) its rows filled. Asynchronous on `stream`.
+    void scatter_points(const DeviceBatchPoints& batch, int column, driver::CUdeviceptr axis,
+                        driver::CUdeviceptr out_x, driver::CUdeviceptr out_y, driver::CUdeviceptr out_rows,
+                        const Stream& stream) const;
+    // The order keys (bif_points_range) of the smallest and largest finite of `count` doubles into
+    // the two uint64 at `keys`, which are reset first. Asynchronous on `stream`.
+    void points_range(driver::CUdeviceptr values, std::size_t count, driver::CUdeviceptr keys,
+                      const Stream& stream) const;
+
     // The MapSummary (bif/render/map_summary.h) of float cells into `summary` (device memory of
     // sizeof(MapSummary)), which is reset first. Asynchronous on `stream`.
     void summarise_map(const DeviceMapCells& cells, driver::CUdeviceptr summary, const Stream& stream) const;
@@ -93,7 +113,7 @@ class RenderKernels {
 
     Module module_;
     Kernel accumulate_f64_, accumulate_f32_, most_, map_f64_, map_f32_, map_statuses_, scatter_f64_,
-        scatter_f32_, summary_;
+        scatter_f32_, summary_, points_f64_, points_f32_, points_range_;
     int multiprocessors_;
     bool from_cache_;
 };

@@ -57,10 +57,12 @@ struct JobOptions {
     // selected one compiles (see evaluator_stand_in()). May be null.
     std::shared_ptr<study::Backend> stand_in;
 
-    // A map study whose result should stay on a device (engine/study/kept_map.h): the selected
-    // backend's run_kept, after a provisional preview block of the map's sample lattice when
+    // A map study whose result should stay on a device (engine/study/kept_map.h), or a one-axis
+    // diagram whose points should (kept_points.h): the selected backend's run_kept, after a
+    // provisional preview block of the sample lattice (a diagram: every step-th value) when
     // progressive. Where the backend cannot keep it (study::NotKept), the job runs it as if unset and
-    // says why in the result's notes; result()->kept tells which happened. Not with streaming.
+    // says why in the result's notes; result()->kept or ->kept_points tells which happened. Not with
+    // streaming.
     std::optional<study::KeepRequest> keep;
 
     // Streaming (bifscope-cli run --out): with keep_result false, the job runs the systems in order,

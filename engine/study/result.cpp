@@ -66,8 +66,9 @@ void add_scalar(Result& r, std::string name) {
     r.scalars.push_back({std::move(name), std::vector<double>(r.system_count, missing_value)});
 }
 
-void add_points(Result& r, std::vector<std::string> columns, std::size_t rows) {
+void add_points(Result& r, std::vector<std::string> columns, std::size_t rows, bool with_points) {
     r.points.columns = std::move(columns);
+    if (!with_points) return;
     r.points.rows_per_system = rows;
     r.points.rows_filled.assign(r.system_count, 0);
     r.points.values.assign(r.system_count * rows * r.points.columns.size(), missing_value);
@@ -80,13 +81,13 @@ std::vector<std::string> quantity_names(const std::vector<StudyQuantity>& quanti
     return names;
 }
 
-void add_analysis_columns(const ResolvedStudy& s, Result& r) {
+void add_analysis_columns(const ResolvedStudy& s, Result& r, bool with_points) {
     for (std::string& name : scalar_column_names(s))
         add_scalar(r, std::move(name));
     switch (s.study.analysis) {
     case AnalysisKind::Bifurcation:
         add_points(r, quantity_names(s.formulas.recorded),
-                   static_cast<std::size_t>(s.study.bifurcation.recorded_sections));
+                   static_cast<std::size_t>(s.study.bifurcation.recorded_sections), with_points);
         if (s.is_continuation())
             for (std::size_t i = 0; i < r.system_count; ++i)
                 r.scalars.front().values[i] = s.runs_down(i) ? -1.0 : 1.0;
@@ -97,7 +98,7 @@ void add_analysis_columns(const ResolvedStudy& s, Result& r) {
             columns.push_back(name);
         const auto& t = s.study.trajectory;
         add_points(r, std::move(columns),
-                   t.times.empty() ? static_cast<std::size_t>(t.output_count) : t.times.size());
+                   t.times.empty() ? static_cast<std::size_t>(t.output_count) : t.times.size(), with_points);
         break;
     }
     default:
@@ -138,7 +139,7 @@ std::vector<std::string> scalar_column_names(const ResolvedStudy& s) {
     return names;
 }
 
-Result allocate_result(const ResolvedStudy& s) {
+Result allocate_result(const ResolvedStudy& s, bool with_points) {
     Result r;
     r.analysis = s.study.analysis;
     r.system_count = s.system_count();
@@ -148,7 +149,7 @@ Result allocate_result(const ResolvedStudy& s) {
         fill_axis_values(s, a, 0, r.system_count, column.values.data());
         r.axes.push_back(std::move(column));
     }
-    add_analysis_columns(s, r);
+    add_analysis_columns(s, r, with_points);
     return r;
 }
 

@@ -35,6 +35,7 @@ namespace bif::study {
 
 struct ResolvedStudy;
 class KeptMap;
+class KeptPoints;
 
 // Why a system ended. Failures stop that system alone; the others run on.
 enum class SystemStatus : std::uint8_t {
@@ -103,13 +104,17 @@ struct Result {
     // Set when the columns stayed on a device (engine/study/kept_map.h): axes, status, scalars and
     // points are then empty.
     std::shared_ptr<const KeptMap> kept;
+    // Set when a diagram's points stayed on a device (engine/study/kept_points.h): points then has
+    // its columns' names alone (rows_per_system 0); axes, status and scalars are here as usual.
+    std::shared_ptr<const KeptPoints> kept_points;
 
     const NumberColumn* scalar(std::string_view name) const;
     std::size_t count(SystemStatus s) const;
 };
 
 // The analysis's standard layout for this study, values NaN, every status NotRun, axes filled.
-Result allocate_result(const ResolvedStudy& study);
+// Without points: the point columns' names alone, no rows (a result whose points stay on a device).
+Result allocate_result(const ResolvedStudy& study, bool with_points = true);
 // The names of allocate_result's scalar columns, in its order.
 std::vector<std::string> scalar_column_names(const ResolvedStudy& study);
 

@@ -9,9 +9,11 @@
 #include "engine/cuda/context.h"
 #include "engine/cuda/cuda_backend.h"
 #include "engine/cuda/device_map.h"
+#include "engine/cuda/device_points.h"
 #include "engine/cuda/render_kernels.h"
 #include "engine/jobs/job.h"
 #include "engine/study/kept_map.h"
+#include "engine/study/kept_points.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
 #include "tests/jobs/host_kept_map.h"
@@ -23,6 +25,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -235,4 +238,61 @@ TEST_CASE("a job keeps a map's columns on the GPU and previews its sample lattic
         return n.find("the result is in host memory: the GPU does not compute \"label\"") !=
                std::string::npos;
     }));
+}
+
+// A diagram whose points stay on the GPU (engine/cuda/device_points.h): every point, row count,
+// status and axis value as the backend's ordinary run has them, in double and in float (whose points
+// the scatter widens to doubles exactly); the range and a density image as the host restates them
+// from that run's points with binning.h's rule.
+TEST_CASE("a diagram's points kept on the GPU are the host result's points", "[cuda][device_points][gpu]") {
+    for (const auto precision : {study::PrecisionChoice::Double, study::PrecisionChoice::Float}) {
+        auto read = study::read_study_file(studies_dir + "/duffing_bifurcation_quick.json");
+        REQUIRE(read.study);
+        read.study->sweep.at(0).count = 3001;
+        read.study->precision = precision;
+        const auto resolved = study::resolve_study(*read.study, studies_dir).resolved;
+        REQUIRE(resolved);
+        std::atomic<bool> cancel{false};
+        study::RunControl control(cancel, {});
+        const study::Result host = cuda::make_cuda_backend()->run(*resolved, control);
+        REQUIRE(host.info.complete);
+        cuda::CudaBackendOptions small;
+        small.max_batch = 700; // five batches, each scattered at its own offset
+        const study::Result kept =
+            cuda::make_cuda_backend(small)->run_kept(*resolved, study::KeepRequest{0, {}}, control);
+        INFO((precision == study::PrecisionChoice::Float ? "float" : "double"));
+        REQUIRE(kept.kept_points);
+        CHECK(kept.info.complete);
+        CHECK(kept.points.values.empty());
+        CHECK(kept.status == host.status);
+        CHECK(kept.axes.at(0).values == host.axes.at(0).values);
+        CHECK_THAT(kept.kept_points->where(), Catch::Contains("GPU 0"));
+
+        const study::Result back = study::download_kept_points(kept);
+        CHECK(back.points.rows_filled == host.points.rows_filled);
+        REQUIRE(back.points.values.size() == host.points.values.size());
+        std::size_t differ = 0;
+        for (std::size_t k = 0; k < host.points.values.size(); ++k)
+            differ += std::memcmp(&back.points.values[k], &host.points.values[k], sizeof(double)) != 0 &&
+                      !(std::isnan(back.points.values[k]) && std::isnan(host.points.values[k]));
+        CHECK(differ == 0);
+
+        const test::HostKeptPoints reference(host);
+        for (std::size_t c = 0; c < host.points.width(); ++c) {
+            INFO(host.points.columns[c]);
+            const auto range = kept.kept_points->range(c), want = reference.range(c);
+            REQUIRE(range);
+            REQUIRE(want);
+            CHECK(range->first == want->first);
+            CHECK(range->second == want->second);
+            const auto& k = host.axes[0].values;
+            const render::DensityBinning binning = render::make_density_binning(
+                k.front(), k.back(), false, want->first, want->second, false, 700, 400);
+            std::vector<std::uint32_t> got, expected;
+            kept.kept_points->density(c, binning, got);
+            reference.density(c, binning, expected);
+            CHECK(got == expected);
+            CHECK(std::accumulate(got.begin(), got.end(), std::uint64_t{0}) > 3001u * 16u);
+        }
+    }
 }

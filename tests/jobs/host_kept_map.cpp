@@ -70,9 +70,52 @@ render::MapSummary HostKeptMap::summary(std::size_t column) const {
     return summarise_on_host(values_.at(column), statuses_);
 }
 
+HostKeptPoints::HostKeptPoints(const study::Result& result) : points_(result.points) {
+    x_ = result.axes.at(0).values;
+}
+
+std::optional<std::pair<double, double>> HostKeptPoints::range(std::size_t column) const {
+    std::optional<std::pair<double, double>> range;
+    for (std::size_t s = 0; s < systems(); ++s)
+        for (std::size_t r = 0; r < points_.rows_filled[s]; ++r) {
+            const double v = points_.value(s, r, column);
+            if (!std::isfinite(v)) continue;
+            range =
+                range ? std::pair{std::min(range->first, v), std::max(range->second, v)} : std::pair{v, v};
+        }
+    return range;
+}
+
+void HostKeptPoints::density(std::size_t column, const render::DensityBinning& binning,
+                             std::vector<std::uint32_t>& counts) const {
+    ++densities;
+    counts.assign(std::size_t(binning.width) * std::size_t(binning.height), 0);
+    for (std::size_t s = 0; s < systems(); ++s)
+        for (std::size_t r = 0; r < points_.rows_filled[s]; ++r) {
+            const long long pixel = render::density_pixel(binning, x_[s], points_.value(s, r, column));
+            if (pixel >= 0) ++counts[std::size_t(pixel)];
+        }
+}
+
+void HostKeptPoints::download(study::PointBlock& points) const {
+    ++downloads;
+    points = points_;
+}
+
 study::Result KeepingBackend::run_kept(const study::ResolvedStudy& s, const study::KeepRequest& keep,
                                        study::RunControl& control) {
     if (s.is_continuation()) throw study::NotKept("a continuation's result cannot stay on the device");
+    if (s.study.analysis == study::AnalysisKind::Bifurcation) {
+        if (s.grid.axis_count() != 1) throw study::NotKept("only a diagram over one axis keeps its points");
+        ++kept_runs;
+        study::Result host = inner_->run(s, control);
+        auto points = std::make_shared<HostKeptPoints>(host);
+        host.points.rows_per_system = 0;
+        host.points.rows_filled.clear();
+        host.points.values.clear();
+        host.kept_points = std::move(points);
+        return host;
+    }
     const study::Result layout = study::allocate_result(s);
     for (const std::string& c : keep.columns)
         if (!layout.scalar(c)) throw study::NotKept("the device does not compute \"" + c + "\"");

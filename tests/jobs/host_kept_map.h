@@ -1,12 +1,14 @@
-// A stand-in for a device that keeps results (engine/study/kept_map.h), for the tests that run
-// without a GPU: HostKeptMap holds a host result's columns as a GPU's cells would (a float and a
-// status byte per cell), and KeepingBackend keeps the results of the backend it wraps so. Counters
-// say how a view used the cells (a cell under the cursor, a sample, a whole download).
+// A stand-in for a device that keeps results (engine/study/kept_map.h, kept_points.h), for the tests
+// that run without a GPU: HostKeptMap holds a host result's columns as a GPU's cells would (a float
+// and a status byte per cell), HostKeptPoints a diagram's points, and KeepingBackend keeps the
+// results of the backend it wraps so. Counters say how a view used them (a cell under the cursor, a
+// sample, a density, a whole download).
 #pragma once
 
 #include "bif/render/map_summary.h"
 #include "engine/study/backend.h"
 #include "engine/study/kept_map.h"
+#include "engine/study/kept_points.h"
 
 #include <atomic>
 #include <memory>
@@ -44,8 +46,30 @@ class HostKeptMap : public study::KeptMap {
     std::vector<std::uint8_t> statuses_;
 };
 
-// Runs as `inner` does; run_kept runs the study on it and keeps the result in a HostKeptMap (NotKept
-// for a continuation or a column the result lacks, as the CUDA backend refuses them).
+// A diagram's points as a device keeps them, from a host result: binned by bif/render/binning.h's rule.
+class HostKeptPoints : public study::KeptPoints {
+  public:
+    explicit HostKeptPoints(const study::Result& result);
+
+    std::size_t systems() const override { return points_.rows_filled.size(); }
+    std::size_t rows() const override { return points_.rows_per_system; }
+    const std::vector<std::string>& columns() const override { return points_.columns; }
+    std::string where() const override { return "host memory (a test's stand-in)"; }
+    std::optional<std::pair<double, double>> range(std::size_t column) const override;
+    void density(std::size_t column, const render::DensityBinning& binning,
+                 std::vector<std::uint32_t>& counts) const override;
+    void download(study::PointBlock& points) const override;
+
+    mutable std::atomic<int> densities{0}, downloads{0};
+
+  private:
+    std::vector<double> x_; // per system
+    study::PointBlock points_;
+};
+
+// Runs as `inner` does; run_kept runs the study on it and keeps the result in a HostKeptMap, or a
+// one-axis diagram's points in HostKeptPoints (NotKept for a continuation, a column the result
+// lacks or a diagram over two axes, as the CUDA backend refuses them).
 class KeepingBackend : public study::Backend {
   public:
     explicit KeepingBackend(std::shared_ptr<study::Backend> inner) : inner_(std::move(inner)) {}

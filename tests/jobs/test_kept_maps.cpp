@@ -1,10 +1,12 @@
 // Jobs whose map result stays on a device (JobOptions::keep, engine/study/kept_map.h), with a
 // stand-in device that keeps a host run's result (host_kept_map.h): the preview of the map's sample
 // lattice comes first as a provisional block, then the kept cells, equal to an ordinary run's
-// floats; a backend that cannot keep the study runs it the ordinary way and says why.
+// floats; a backend that cannot keep the study runs it the ordinary way and says why. A diagram keeps
+// its points the same way.
 #include "engine/cpu/cpu_backend.h"
 #include "engine/jobs/job.h"
 #include "engine/study/kept_map.h"
+#include "engine/study/kept_points.h"
 #include "host_kept_map.h"
 #include "progressive_studies.h"
 
@@ -156,4 +158,59 @@ TEST_CASE("a kept map job cancelled during its preview ends with nothing kept", 
     CHECK_FALSE(job->result()->kept);
     CHECK(job->result()->status.empty());
     CHECK(keeping->kept_runs == 0);
+}
+
+// A one-axis diagram whose points stay on the device: the preview of every step-th value comes first
+// with its points on the host, then a result with axes, statuses and no points, whose kept points
+// bin and download as an ordinary run's points.
+TEST_CASE("a kept diagram job previews every step-th value, then keeps every point", "[jobs][kept]") {
+    const auto s = test::duffing_bifurcation(1030); // a preview step of 3
+    const auto reference = run(shared_cpu(), s, {});
+    auto keeping = std::make_shared<test::KeepingBackend>(shared_cpu());
+    Blocks blocks;
+    jobs::JobOptions options;
+    options.progressive = true;
+    options.on_block = blocks.sink();
+    options.keep = study::KeepRequest{0, {}};
+    const auto kept = run(keeping, s, options);
+
+    CHECK(keeping->kept_runs == 1);
+    REQUIRE(kept->kept_points);
+    CHECK_FALSE(kept->kept);
+    CHECK(kept->points.rows_per_system == 0);
+    CHECK(kept->points.values.empty());
+    CHECK(kept->points.columns == reference->points.columns);
+    CHECK(kept->status == reference->status);
+    REQUIRE(kept->axes.size() == 1);
+    CHECK(kept->axes[0].values == reference->axes[0].values);
+    CHECK(kept->kept_points->systems() == s->system_count());
+    CHECK(kept->kept_points->rows() == reference->points.rows_per_system);
+
+    // the preview: every third value of k, as provisional host points
+    REQUIRE(blocks.list.size() == 1);
+    const jobs::ResultBlock& preview = *blocks.list.front();
+    CHECK(preview.provisional);
+    CHECK(preview.stride == 3);
+    REQUIRE(preview.systems == study::kept_sample_systems(1030, 1, 3));
+    std::size_t differ = 0;
+    for (std::size_t row = 0; row < preview.systems.size(); ++row) {
+        const std::size_t system = preview.systems[row];
+        differ += preview.result->points.rows_filled[row] != reference->points.rows_filled[system];
+        for (std::size_t r = 0; r < preview.result->points.rows_filled[row]; ++r)
+            for (std::size_t c = 0; c < reference->points.width(); ++c)
+                differ += preview.result->points.value(row, r, c) != reference->points.value(system, r, c);
+    }
+    CHECK(differ == 0);
+
+    // an export: the kept points back on the host, as the ordinary run has them
+    const study::Result exported = study::download_kept_points(*kept);
+    CHECK_FALSE(exported.kept_points);
+    CHECK(exported.points.rows_per_system == reference->points.rows_per_system);
+    CHECK(exported.points.rows_filled == reference->points.rows_filled);
+    REQUIRE(exported.points.values.size() == reference->points.values.size());
+    differ = 0;
+    for (std::size_t k = 0; k < exported.points.values.size(); ++k)
+        differ += !(exported.points.values[k] == reference->points.values[k] ||
+                    (std::isnan(exported.points.values[k]) && std::isnan(reference->points.values[k])));
+    CHECK(differ == 0);
 }

@@ -11,7 +11,12 @@
 //   bif_map_scatter_{f64,f32}         one scalar column of a study batch's device arrays and its int
 //                                     statuses into those cells, from the batch's first system on
 //                                     (a map whose results stay on the GPU, engine/cuda/device_map.h);
-//   bif_map_summary                   the range, categories and statuses of such cells (map_summary.h).
+//   bif_map_summary                   the range, categories and statuses of such cells (map_summary.h);
+//   bif_points_scatter_{f64,f32}      one recorded quantity of a diagram batch's section points into
+//                                     kept point columns, a system's rows at system * rows (rows it
+//                                     did not fill NaN), with its swept value as x and its row count
+//                                     (a diagram whose points stay on the GPU, engine/cuda/device_points.h);
+//   bif_points_range                  the smallest and largest finite value of such a column.
 #pragma once
 
 #include "bif/config.h"
@@ -51,6 +56,36 @@ __device__ inline void map_status_cells(const unsigned char* statuses, unsigned 
         out_values[k] = static_cast<float>(statuses[k]);
         out_statuses[k] = statuses[k];
     }
+}
+
+// Thread k writes point k of the batch's count * rows: row r of system i, at i * rows + r. `axis`,
+// `out_x`, `out_y` and `out_rows` start at the batch's first system; out_x and out_rows may be null
+// (written once, with the first quantity).
+template <class Real>
+__device__ void points_scatter(const double* axis, const Real* points, const int* rows_filled,
+                               unsigned long long count, int rows, int columns, int column, double* out_x,
+                               double* out_y, int* out_rows) {
+    const unsigned long long total = count * static_cast<unsigned long long>(rows);
+    const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+    const double nan = __longlong_as_double(0x7ff8000000000000ll);
+    for (unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+         k < total; k += stride) {
+        const unsigned long long i = k / rows;
+        const int r = static_cast<int>(k - i * rows);
+        const int filled = min(max(rows_filled[i], 0), rows);
+        const bool in = r < filled;
+        const Real v = points[(static_cast<unsigned long long>(r) * columns + column) * count + i];
+        out_y[k] = in ? static_cast<double>(v) : nan;
+        if (out_x) out_x[k] = in ? axis[i] : nan;
+        if (out_rows && r == 0) out_rows[i] = filled;
+    }
+}
+
+// Doubles ordered as unsigned integers (the sign bit flipped for positives, every bit for negatives),
+// so that atomicMin/atomicMax find the smallest and largest.
+__device__ inline unsigned long long double_order_key(double v) {
+    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(v));
+    return (bits >> 63) ? ~bits : bits | 0x8000000000000000ull;
 }
 
 // values may be null (a map coloured by status alone): its cells get NaN.
@@ -158,4 +193,43 @@ extern "C" __global__ void bif_map_cells_f32(const float* values, const unsigned
 extern "C" __global__ void bif_map_status_cells(const unsigned char* statuses, unsigned long long count,
                                                 float* out_values, unsigned char* out_statuses) {
     bif::render::map_status_cells(statuses, count, out_values, out_statuses);
+}
+
+extern "C" __global__ void bif_points_scatter_f64(const double* axis, const double* points,
+                                                  const int* rows_filled, unsigned long long count, int rows,
+                                                  int columns, int column, double* out_x, double* out_y,
+                                                  int* out_rows) {
+    bif::render::points_scatter(axis, points, rows_filled, count, rows, columns, column, out_x, out_y,
+                                out_rows);
+}
+
+extern "C" __global__ void bif_points_scatter_f32(const double* axis, const float* points,
+                                                  const int* rows_filled, unsigned long long count, int rows,
+                                                  int columns, int column, double* out_x, double* out_y,
+                                                  int* out_rows) {
+    bif::render::points_scatter(axis, points, rows_filled, count, rows, columns, column, out_x, out_y,
+                                out_rows);
+}
+
+// keys[0] and keys[1]: the order keys of the smallest and largest finite value, atomicMin'ed and
+// atomicMax'ed into what the caller set (all ones and zero); unchanged when no value is finite.
+extern "C" __global__ void bif_points_range(const double* values, unsigned long long count,
+                                            unsigned long long* keys) {
+    unsigned long long lo = ~0ull, hi = 0ull;
+    const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+    for (unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+         k < count; k += stride) {
+        const double v = values[k];
+        if (!isfinite(v)) continue;
+        const unsigned long long key = bif::render::double_order_key(v);
+        lo = min(lo, key);
+        hi = max(hi, key);
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        lo = min(lo, __shfl_down_sync(0xffffffffu, lo, offset));
+        hi = max(hi, __shfl_down_sync(0xffffffffu, hi, offset));
+    }
+    if ((threadIdx.x & 31u) != 0) return;
+    if (lo != ~0ull) atomicMin(keys, lo);
+    if (hi != 0ull) atomicMax(keys + 1, hi);
 }
