@@ -490,3 +490,68 @@ TEST_CASE("a job's kept map draws in the app's figure as its host result does", 
     }
     drawing.release();
 }
+
+TEST_CASE("a job's kept diagram draws in the app's figure as its host result does",
+          "[render][density][gpu]") {
+    const QSize size(640, 400);
+    bif::test::GlTarget target(size);
+    const render::RenderPathChoice choice = render::choose_render_path();
+    INFO(target.origin());
+    if (!choice.cuda) return skip(choice.description.toStdString());
+
+    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
+    auto read = study::read_study_file(dir + "/duffing_bifurcation_quick.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = 1500;
+    const auto resolved = study::resolve_study(*read.study, dir).resolved;
+    REQUIRE(resolved);
+    jobs::BackendRegistry registry;
+    registry.add(cuda::make_cuda_backend());
+    const auto run = [&](std::optional<study::KeepRequest> keep) {
+        jobs::JobOptions options;
+        options.backend = study::BackendChoice::Cuda;
+        options.keep = std::move(keep);
+        auto job = jobs::submit(registry, resolved, options);
+        REQUIRE(job->wait_for(std::chrono::seconds(120)));
+        INFO(job->failure());
+        REQUIRE(job->state() == jobs::JobState::Succeeded);
+        return job->result();
+    };
+    const auto host = run(std::nullopt);
+    const auto kept = run(study::KeepRequest{choice.device, {}});
+    REQUIRE(kept->kept_points);
+    CHECK(kept->points.values.empty());
+
+    auto host_figure = std::make_shared<plot::ResultFigure>(resolved);
+    auto kept_figure = std::make_shared<plot::ResultFigure>(resolved, true);
+    host_figure->setResult(host);
+    kept_figure->setResult(kept);
+    ui::FigureGlDrawing drawing;
+    REQUIRE(drawing.initialize());
+    const QStringList quantities = host_figure->quantities();
+    for (const QString& column : quantities) {
+        INFO(column.toStdString());
+        REQUIRE(host_figure->setQuantity(column));
+        REQUIRE(kept_figure->setQuantity(column));
+        const plot::PlotRange view = host_figure->fullRange();
+        CHECK(kept_figure->fullRange() == view);
+        host_figure->setViewport(view, size);
+        kept_figure->setViewport(view, size);
+        host_figure->refresh();
+        kept_figure->refresh();
+        // the kept figure's own picture, binned on the GPU and read back, is the host figure's
+        CHECK(kept_figure->image() == host_figure->image());
+        drawing.draw(host_figure.get(), view, size, Qt::white);
+        const QImage host_image = target.read();
+        drawing.draw(kept_figure.get(), view, size, Qt::white);
+        const QImage kept_image = target.read();
+        CHECK(drawing.uploadPath(kept_figure.get()).contains("the points stay on the GPU"));
+        save(host_image, "app-kept-diagram-" + column.toStdString(), "host");
+        save(kept_image, "app-kept-diagram-" + column.toStdString(), "cuda");
+        CHECK(differing_pixels(host_image, kept_image) == 0);
+        const double x = view.x.from + 0.37 * (view.x.to - view.x.from),
+                     y = view.y.from + 0.61 * (view.y.to - view.y.from);
+        CHECK(kept_figure->describe(x, y) == host_figure->describe(x, y));
+    }
+    drawing.release();
+}

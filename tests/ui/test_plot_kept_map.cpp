@@ -243,3 +243,135 @@ TEST_CASE("a tab exports a kept map's cells as the device keeps them", "[plot][k
     REQUIRE(file.open(QIODevice::ReadOnly));
     CHECK(file.readAll().toStdString() == text.str());
 }
+
+namespace {
+
+// Logistic-like points over k in [2.8, 4.0]: y1 the orbit, y2 a transform of it; every seventh system
+// fills fewer rows and every 29th fails part way, so rows_filled and statuses vary.
+std::shared_ptr<study::Result> made_up_points(const study::ResolvedStudy& d) {
+    auto r = std::make_shared<study::Result>(study::allocate_result(d));
+    const std::size_t rows = r->points.rows_per_system;
+    for (std::size_t s = 0; s < r->system_count; ++s) {
+        const double k = 2.8 + 1.2 * double(s) / double(r->system_count - 1);
+        double x = 0.3;
+        for (int n = 0; n < 200; ++n)
+            x = k * x * (1 - x);
+        const bool fails = s % 29 == 5;
+        r->status[s] = fails ? study::SystemStatus::NonFinite : study::SystemStatus::Ok;
+        const std::size_t filled = fails ? rows / 3 : s % 7 == 2 ? rows / 2 : rows;
+        r->points.rows_filled[s] = std::uint32_t(filled);
+        for (std::size_t row = 0; row < filled; ++row) {
+            x = k * x * (1 - x);
+            r->points.row(s, row)[0] = x;
+            r->points.row(s, row)[1] = x * x - 0.3 * k;
+        }
+    }
+    r->info.complete = true;
+    return r;
+}
+
+// The result a device that keeps the points hands out: no points on the host, the device's handle.
+std::shared_ptr<study::Result> kept_points_result(const study::Result& host,
+                                                  std::shared_ptr<test::HostKeptPoints>& device) {
+    device = std::make_shared<test::HostKeptPoints>(host);
+    auto kept = std::make_shared<study::Result>(host);
+    kept->points.rows_per_system = 0;
+    kept->points.rows_filled.clear();
+    kept->points.values.clear();
+    kept->kept_points = device;
+    return kept;
+}
+
+} // namespace
+
+// A diagram whose points stay on a device (engine/study/kept_points.h): after a provisional preview of
+// every third value, the kept result's pictures are binned where the points are, at any viewport,
+// and equal the ordinary figure's of the same points pixel for pixel; the hover text counts the
+// same points; a CSV export downloads them once and writes what the ordinary result writes.
+TEST_CASE("a kept diagram's figure bins its points where they are kept", "[plot][kept]") {
+    const auto d = test::diagram_study(2.8, 4.0, 1100, 60);
+    const auto host = made_up_points(*d);
+    std::shared_ptr<test::HostKeptPoints> device;
+    const auto kept = kept_points_result(*host, device);
+
+    plot::ResultFigure whole(d);
+    whole.setResult(host);
+    plot::ResultFigure figure(d, true);
+    jobs::ResultBlock preview;
+    preview.systems = study::kept_sample_systems(1100, 1, 3);
+    study::ResolvedStudy part = *d;
+    part.grid = d->grid.subset(preview.systems);
+    auto rows = std::make_shared<study::Result>(study::allocate_result(part));
+    for (std::size_t row = 0; row < preview.systems.size(); ++row) {
+        const std::size_t s = preview.systems[row];
+        rows->status[row] = host->status[s];
+        rows->points.rows_filled[row] = host->points.rows_filled[s];
+        for (std::size_t r = 0; r < host->points.rows_per_system; ++r)
+            for (std::size_t c = 0; c < 2; ++c)
+                rows->points.row(row, r)[c] = host->points.value(s, r, c);
+    }
+    preview.result = rows;
+    preview.stride = 3;
+    preview.provisional = true;
+    figure.addBlock(preview);
+    figure.refresh();
+    CHECK(figure.systemsReceived() == preview.systems.size());
+    CHECK_FALSE(figure.keptPoints());
+
+    figure.setResult(kept);
+    REQUIRE(figure.keptPoints() == device);
+    CHECK(figure.systemsReceived() == host->system_count);
+    std::vector<double> x, y;
+    figure.pointColumns(x, y);
+    CHECK(x.empty()); // the points are the device's: nothing to gather on the host
+    for (const QString quantity : {"y1", "y2"}) {
+        INFO(quantity.toStdString());
+        REQUIRE(whole.setQuantity(quantity));
+        REQUIRE(figure.setQuantity(quantity));
+        // the y range as the whole host result has it
+        CHECK(figure.fullRange() == whole.fullRange());
+        plot::PlotRange zoomed = whole.fullRange();
+        zoomed.x.from = 3.41;
+        zoomed.x.to = 3.62;
+        zoomed.y.to = (zoomed.y.from + zoomed.y.to) / 2;
+        for (const plot::PlotRange& range : {whole.fullRange(), zoomed}) {
+            const int before = device->densities;
+            whole.setViewport(range, QSize(900, 500));
+            figure.setViewport(range, QSize(900, 500));
+            whole.refresh();
+            figure.refresh();
+            CHECK(device->densities == before + 1);
+            REQUIRE(figure.image().size() == whole.image().size());
+            CHECK(figure.image() == whole.image());
+            CHECK(figure.colorKey().to == whole.colorKey().to);
+            for (const auto& [fx, fy] : {std::pair{0.5, 0.5}, {0.31, 0.72}, {0.9, 0.1}, {0.05, 0.95}}) {
+                const double px = range.x.from + fx * (range.x.to - range.x.from),
+                             py = range.y.from + fy * (range.y.to - range.y.from);
+                CHECK(figure.describe(px, py) == whole.describe(px, py));
+            }
+        }
+    }
+    CHECK(device->downloads == 0);
+
+    ResultTab tab(d);
+    tab.beginRun(d, true);
+    tab.endRun(jobs::JobState::Succeeded, kept);
+    QTemporaryDir dir;
+    QString error;
+    REQUIRE(tab.writeCsv(dir.filePath("kept.csv"), error));
+    CHECK(device->downloads == 1);
+    std::ostringstream text;
+    study::write_result_csv(text, *host, study::write_study_json(d->study));
+    QFile file(dir.filePath("kept.csv"));
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    CHECK(file.readAll().toStdString() == text.str());
+
+    PlotView view;
+    view.resize(900, 620);
+    auto shown = std::make_shared<plot::ResultFigure>(d, true);
+    shown->setResult(kept);
+    view.setFigure(shown);
+    view.show();
+    REQUIRE(test::wait_until([&] { return !view.figure()->needsRefresh(); }, 5000));
+    test::save_screenshot(view, "plot-kept-diagram");
+}

@@ -221,6 +221,14 @@ void ResultFigure::setResult(std::shared_ptr<const study::Result> result) {
     }
     // a cancelled run that ended before any system: nothing to note
     if (result->status.size() != result->system_count) return;
+    if (result->kept_points && kind_ == FigureKind::Diagram) {
+        // the points stay where they are: their range from there, every picture binned there
+        kept_points_ = result->kept_points;
+        for (std::size_t c = 0; c < column_range_.size(); ++c)
+            column_range_[c] = kept_points_->range(c).value_or(
+                std::pair{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
+        dirty_ = Dirty::Bins;
+    }
     std::vector<std::size_t> systems(result->system_count);
     for (std::size_t i = 0; i < systems.size(); ++i)
         systems[i] = i;
@@ -352,6 +360,7 @@ void ResultFigure::noteDiagramBlock(const study::Result& result, const std::vect
 
 void ResultFigure::updateDataRange(const study::Result& result) {
     const auto& p = result.points;
+    if (p.rows_filled.size() < result.system_count) return; // kept points: their range came with them
     for (std::size_t row = 0; row < result.system_count; ++row)
         for (std::size_t r = 0; r < p.rows_filled[row]; ++r)
             for (std::size_t c = 0; c < column_range_.size() && c < p.width(); ++c) {
@@ -377,7 +386,7 @@ void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vect
         const double px = render::density_column(bins, sweptValue(s, 0));
         if (!(px >= 0.0 && px < w)) continue;
         const auto& p = results_[owner_[s]]->points;
-        if (column >= p.width()) continue;
+        if (column >= p.width() || p.rows_filled.empty()) continue;
         auto& counts = study_->is_continuation() && study_->runs_down(s) ? down : up;
         const std::size_t row = owner_row_[s];
         const double* v = &p.values[row * p.rows_per_system * p.width() + column];
@@ -391,15 +400,26 @@ void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vect
     }
 }
 
+// Every point at once where the points are kept (one GPU pass, its counts read back).
+void ResultFigure::binKept(Pass& p) const {
+    const render::DensityBinning bins =
+        render::make_density_binning(p.range.x.from, p.range.x.to, p.range.x.log, p.range.y.from,
+                                     p.range.y.to, p.range.y.log, p.pixels.width(), p.pixels.height());
+    kept_points_->density(static_cast<std::size_t>(quantity_), bins, p.up);
+    p.most = p.up.empty() ? 0u : *std::max_element(p.up.begin(), p.up.end());
+    p.stage = Pass::Stage::Paint;
+    p.cursor = 0;
+}
+
 void ResultFigure::pointColumns(std::vector<double>& x, std::vector<double>& y) const {
     x.clear();
     y.clear();
-    if (kind_ != FigureKind::Diagram) return;
+    if (kind_ != FigureKind::Diagram || kept_points_) return;
     const std::size_t column = static_cast<std::size_t>(quantity_);
     for (std::size_t s = 0; s < owner_.size(); ++s) {
         if (owner_[s] == no_owner || !results_[owner_[s]]) continue;
         const auto& p = results_[owner_[s]]->points;
-        if (column >= p.width()) continue;
+        if (column >= p.width() || p.rows_filled.empty()) continue;
         const double swept = sweptValue(s, 0);
         const double* v = &p.values[owner_row_[s] * p.rows_per_system * p.width() + column];
         for (std::size_t r = 0; r < p.rows_filled[owner_row_[s]]; ++r, v += p.width()) {
@@ -527,6 +547,9 @@ bool ResultFigure::advancePass(Clock::time_point deadline) {
                 const double* c = columns[owner_[s]];
                 p.colours->include(c ? c[owner_row_[s]] : double(status_[s]), status_[s]);
             }
+        } else if (kept_points_) {
+            binKept(p);
+            break;
         } else {
             std::vector<std::size_t> systems;
             for (std::size_t s = p.cursor; s < end; ++s)

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "engine/jobs/result_block.h"
+#include "engine/study/kept_points.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/result.h"
 #include "ui/plot/color_map.h"
@@ -120,7 +121,7 @@ class ResultFigure {
     std::uint32_t count(int px, int py, bool down) const;
     // Diagram: every received point of the shown quantity as data columns (x: its system's swept
     // value, y: the value), both sweep directions, for renderers that bin on their own (the CUDA
-    // path of ui/render).
+    // path of ui/render); none once the points are kept on a device (keptPoints()).
     void pointColumns(std::vector<double>& x, std::vector<double>& y) const;
     // Changes whenever pointColumns() or the map cells may have (new blocks, another quantity).
     std::uint64_t dataRevision() const { return data_revision_; }
@@ -137,6 +138,9 @@ class ResultFigure {
     // keep).
     const study::KeptMap* keptMap() const { return kept_ ? kept_->kept() : nullptr; }
     std::optional<std::size_t> keptColumn() const;
+    // A diagram whose points stay on a device (a result with kept_points): every picture of it is
+    // binned there (KeptPoints::density), and pointColumns() is empty; null for other figures.
+    std::shared_ptr<const study::KeptPoints> keptPoints() const { return kept_points_; }
     // The scalar column shown, -1 for the status view (maps).
     int scalarShown() const { return quantity_ == quantities_.size() - 1 ? -1 : quantity_; }
     // Grid point of a map cell (i along x, j along y), or the system nearest to x (diagram).
@@ -174,6 +178,7 @@ class ResultFigure {
                     std::vector<std::uint32_t>& down, const PlotRange& range, QSize pixels,
                     std::uint32_t& most, std::vector<char>* rows) const;
     void startPass();
+    void binKept(Pass& p) const;
     bool advancePass(Clock::time_point deadline);
     void finishPass();
     bool paintDirtyRows(Clock::time_point deadline);
@@ -225,6 +230,7 @@ class ResultFigure {
     std::vector<std::uint16_t> cell_stride_;
     std::optional<MapColouring> colours_; // what image_ is painted with
     std::optional<KeptMapPicture> kept_;  // a kept map's figure: none of the per-system vectors above
+    std::shared_ptr<const study::KeptPoints> kept_points_; // a diagram's points, where they are kept
 
     Dirty dirty_ = Dirty::Bins;
     std::optional<Pass> pass_;

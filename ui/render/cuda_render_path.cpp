@@ -1,6 +1,7 @@
 #include "ui/render/cuda_render_path.h"
 
 #include "engine/cuda/device_map.h"
+#include "engine/cuda/device_points.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/nvrtc_library.h"
 #include "ui/plot/result_figure.h"
@@ -151,14 +152,33 @@ void CudaRenderPath::writeKeptStatuses(Gl& gl, MapLayer& layer, const study::Kep
     kernels_.write_status_cells(on_gpu.map(0).cells(), mapped.pointer(0), mapped.pointer(1), stream_);
 }
 
+const cuda::DeviceKeptPoints& CudaFigureDensity::keptHere(const study::KeptPoints& kept) const {
+    const auto* on_gpu = dynamic_cast<const cuda::DeviceKeptPoints*>(&kept);
+    if (!on_gpu || on_gpu->device() != path_.context().device().ordinal)
+        throw std::invalid_argument("the points are kept in " + kept.where() + ", not on this GPU");
+    return *on_gpu;
+}
+
+bool CudaFigureDensity::draws(const plot::ResultFigure& figure) const {
+    const auto kept = figure.keptPoints();
+    if (!kept) return true;
+    const auto* on_gpu = dynamic_cast<const cuda::DeviceKeptPoints*>(kept.get());
+    return on_gpu && on_gpu->device() == path_.context().device().ordinal;
+}
+
 void CudaFigureDensity::update(Gl& gl, DensityLayer& layer, const plot::ResultFigure& figure,
                                const plot::PlotRange& view, QSize pixels) {
     const bool new_data = figure_ != &figure || data_revision_ != figure.dataRevision();
     if (new_data) {
-        figure.pointColumns(x_, y_);
-        path_.setPoints(x_, y_);
-        x_ = {};
-        y_ = {};
+        kept_ = figure.keptPoints();
+        if (kept_) {
+            path_.setDevicePoints(keptHere(*kept_).points(static_cast<std::size_t>(figure.quantity())));
+        } else {
+            figure.pointColumns(x_, y_);
+            path_.setPoints(x_, y_);
+            x_ = {};
+            y_ = {};
+        }
     }
     if (new_data || revision_ != figure.revision()) {
         layer.setRamp(gl, ramp_of(figure.colorKey().ramp));

@@ -20,6 +20,7 @@
 #include "engine/cuda/render_kernels.h"
 #include "engine/cuda/stream.h"
 #include "engine/study/kept_map.h"
+#include "engine/study/kept_points.h"
 #include "ui/plot/plot_range.h"
 #include "ui/render/density_layer.h"
 #include "ui/render/map_layer.h"
@@ -37,7 +38,8 @@ class ResultFigure;
 
 namespace bif::cuda {
 class DeviceKeptMap;
-}
+class DeviceKeptPoints;
+} // namespace bif::cuda
 
 namespace bif::render {
 
@@ -108,8 +110,9 @@ class CudaRenderPath {
 };
 
 // A figure canvas's CUDA path for diagrams: the figure's points go to the GPU once per change of
-// its data, and every new view (zoom, pan, resize) is a GPU rebin into the density layer at the
-// canvas's own pixels, without waiting for the figure's host rebin.
+// its data (points kept on this GPU, study::KeptPoints, are used where they are), and every new view
+// (zoom, pan, resize) is a GPU rebin into the density layer at the canvas's own pixels, without
+// waiting for the figure's host rebin.
 class CudaFigureDensity {
   public:
     explicit CudaFigureDensity(int device) : path_(device) {}
@@ -119,11 +122,16 @@ class CudaFigureDensity {
     void update(Gl& gl, DensityLayer& layer, const plot::ResultFigure& figure, const plot::PlotRange& view,
                 QSize pixels);
     void release() { path_.release(); }
+    // Whether this path draws the figure: not when its points are kept on another device.
+    bool draws(const plot::ResultFigure& figure) const;
     // The path itself, for maps kept on its GPU.
     CudaRenderPath& path() { return path_; }
 
   private:
+    const cuda::DeviceKeptPoints& keptHere(const study::KeptPoints& kept) const;
+
     CudaRenderPath path_;
+    std::shared_ptr<const study::KeptPoints> kept_; // the points binned, while they are the figure's
     const plot::ResultFigure* figure_ = nullptr;
     std::uint64_t data_revision_ = 0, revision_ = 0;
     plot::PlotRange view_;

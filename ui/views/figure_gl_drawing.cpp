@@ -43,6 +43,12 @@ QString FigureGlDrawing::uploadPath(const plot::ResultFigure* figure) const {
     if (path_.description.isEmpty()) return QStringLiteral("host upload");
     if (cuda_ && figure && figure->keptMap() && figure->keptColumn())
         return path_.description + QStringLiteral(": the map stays on the GPU");
+    if (figure && figure->keptPoints()) {
+        if (cuda_ && cuda_->draws(*figure))
+            return path_.description + QStringLiteral(": the points stay on the GPU");
+        return QStringLiteral("host upload: the density of points kept in %1")
+            .arg(QString::fromStdString(figure->keptPoints()->where()));
+    }
     if (figure && figure->keptOnDevice())
         return QStringLiteral("host upload: the kept map's sample (%1 x %2)")
             .arg(figure->keptPicture()->sampleSize().width())
@@ -69,6 +75,7 @@ bool FigureGlDrawing::drawOnGpu(const plot::ResultFigure& f, const plot::PlotRan
                                 bool& changed) {
     if (!cuda_) return false;
     if (f.kind() == plot::FigureKind::Map) return drawKeptOnGpu(f, view, changed);
+    if (!cuda_->draws(f)) return false; // points kept on another device: the figure's own picture
     if (pixels.isEmpty()) return true;
     try {
         cuda_->update(*renderer_.gl(), density_, f, view, pixels);

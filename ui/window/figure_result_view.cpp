@@ -111,7 +111,7 @@ void FigureResultView::beginKept(std::shared_ptr<const study::ResolvedStudy> stu
 }
 
 std::optional<int> FigureResultView::keptMapDevice() const {
-    if (!figure_ || figure_->kind() != plot::FigureKind::Map) return -1;
+    if (!figure_) return -1;
     return view_->cudaDevice();
 }
 

@@ -1,6 +1,7 @@
 #include "ui/window/result_tab.h"
 
 #include "engine/study/kept_map.h"
+#include "engine/study/kept_points.h"
 #include "engine/study/result_csv.h"
 #include "engine/study/study_json.h"
 #include "ui/window/result_view.h"
@@ -139,9 +140,10 @@ bool ResultTab::writeCsv(const QString& path, QString& error) const {
     if (!result_) return error = tr("the run has not finished"), false;
     std::ostringstream text;
     try {
-        // a map kept on a device comes to the host for its export alone
+        // a map or a diagram's points kept on a device come to the host for its export alone
         std::optional<study::Result> downloaded;
         if (result_->kept) downloaded = study::download_kept(*study_, *result_->kept);
+        if (result_->kept_points) downloaded = study::download_kept_points(*result_);
         study::write_result_csv(text, downloaded ? *downloaded : *result_,
                                 study::write_study_json(study_->study));
     } catch (const std::exception& e) {

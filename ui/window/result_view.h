@@ -30,8 +30,9 @@ class ResultView : public QObject {
     // begin() for a run whose map stays on a device (JobOptions::keep): views that draw maps hold
     // its sample alone (plot::KeptMapPicture).
     virtual void beginKept(std::shared_ptr<const study::ResolvedStudy> study) { begin(std::move(study)); }
-    // Where a map run for this view would best stay: the CUDA device it draws on, -1 for none (host
-    // pictures, or not a map view), none while that is not known yet (nothing drawn).
+    // Where a map's cells or a diagram's points for this view would best stay: the CUDA device it
+    // draws on, -1 for none (host pictures, or not a figure view), none while that is not known yet
+    // (nothing drawn).
     virtual std::optional<int> keptMapDevice() const { return -1; }
     virtual void addBlock(const jobs::ResultBlock& block) = 0;
     virtual void setResult(std::shared_ptr<const study::Result> result) = 0;

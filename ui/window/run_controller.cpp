@@ -19,12 +19,22 @@ struct BackendDescription {
     QString why;
 };
 
+// A size from the environment variable `name`, else `otherwise`; 0 there means never.
+std::size_t threshold_from_environment(const char* name, std::size_t otherwise) {
+    bool ok = false;
+    const qulonglong value = qEnvironmentVariable(name).toULongLong(&ok);
+    if (!ok) return otherwise;
+    return value == 0 ? std::numeric_limits<std::size_t>::max() : std::size_t(value);
+}
+
 // 2048 x 2048: a host result of that many cells holds a few hundred megabytes with its figure.
 std::size_t kept_map_cells_from_environment() {
-    bool ok = false;
-    const qulonglong cells = qEnvironmentVariable("BIFSCOPE_KEEP_MAPS_FROM").toULongLong(&ok);
-    if (!ok) return std::size_t(1) << 22;
-    return cells == 0 ? std::numeric_limits<std::size_t>::max() : std::size_t(cells);
+    return threshold_from_environment("BIFSCOPE_KEEP_MAPS_FROM", std::size_t(1) << 22);
+}
+
+// 2^24 points: 128 MiB a recorded quantity on the host, the figure's own copy for the view besides.
+std::size_t kept_points_from_environment() {
+    return threshold_from_environment("BIFSCOPE_KEEP_POINTS_FROM", std::size_t(1) << 24);
 }
 
 BackendDescription describe_backends(const jobs::BackendRegistry& registry) {
@@ -62,7 +72,7 @@ QString failure_counts(const study::Result& r) {
 RunController::RunController(StudyRunner& runner, StatusPanel& status, MessagesPanel& messages,
                              QObject* parent)
     : QObject(parent), runner_(runner), status_(status), messages_(messages),
-      kept_map_cells_(kept_map_cells_from_environment()) {
+      kept_map_cells_(kept_map_cells_from_environment()), kept_points_(kept_points_from_environment()) {
     connect(&runner_, &StudyRunner::progressed, this, &RunController::onProgress);
     connect(&runner_, &StudyRunner::blockReady, this, &RunController::onBlock);
     connect(&runner_, &StudyRunner::finished, this, &RunController::onFinished);
@@ -90,26 +100,34 @@ void RunController::run(ResultTab* tab, std::shared_ptr<const study::ResolvedStu
     request.keep = keepRequest(*tab, *study);
     tab->beginRun(study, request.keep.has_value());
     QString what = QString("%1: %2 systems").arg(tab->title()).arg(qulonglong(study->system_count()));
-    if (request.keep) what += tr(", the map kept on GPU %1").arg(request.keep->device);
+    if (request.keep)
+        what += (study->study.analysis == study::AnalysisKind::Bifurcation ? tr(", the points kept on GPU %1")
+                                                                           : tr(", the map kept on GPU %1"))
+                    .arg(request.keep->device);
     status_.runStarted(tr("starting"));
     messages_.add(MessagesPanel::Level::Info, tr("Run: %1").arg(what));
     run_ = runner_.run(std::move(study), request);
 }
 
-// A large map (not basins: their labels are numbered on the host) whose picture is drawn on a CUDA
-// device keeps its cells there. Before its canvas has drawn, the view's device is not known yet:
-// the first GPU is where an NVIDIA desktop draws.
+// A large map (not basins: their labels are numbered on the host), or a one-axis diagram of many
+// points, whose picture is drawn on a CUDA device keeps its cells or points there. Before its canvas
+// has drawn, the view's device is not known yet: the first GPU is where an NVIDIA desktop draws.
 std::optional<study::KeepRequest> RunController::keepRequest(const ResultTab& tab,
                                                              const study::ResolvedStudy& study) const {
-    if (study.system_count() < kept_map_cells_ || study.is_continuation() ||
-        study.study.analysis != study::AnalysisKind::ParameterMap ||
-        study.study.backend == study::BackendChoice::Cpu)
-        return std::nullopt;
+    if (study.is_continuation() || study.study.backend == study::BackendChoice::Cpu) return std::nullopt;
+    const auto points =
+        study.system_count() * std::size_t(std::max(0, study.study.bifurcation.recorded_sections));
+    const bool large_map =
+        study.study.analysis == study::AnalysisKind::ParameterMap && study.system_count() >= kept_map_cells_;
+    const bool large_diagram = study.study.analysis == study::AnalysisKind::Bifurcation &&
+                               study.grid.axis_count() == 1 && points >= kept_points_;
+    if (!large_map && !large_diagram) return std::nullopt;
     // loaded by StudyRunner's warm-up at start, so this rarely waits
     const auto cuda = runner_.registry().find("cuda");
     if (!cuda || !cuda->availability().available) return std::nullopt;
     const std::optional<int> device = tab.keptMapDevice();
     if (device && *device < 0) return std::nullopt;
+    if (large_diagram) return study::KeepRequest{device.value_or(0), {}};
     return study::KeepRequest{device.value_or(0), study::scalar_column_names(study)};
 }
 

@@ -33,6 +33,10 @@ class RunController : public QObject {
     // the CUDA backend is available; BIFSCOPE_KEEP_MAPS_FROM sets it (0: never).
     void setKeptMapCells(std::size_t cells) { kept_map_cells_ = cells; }
     std::size_t keptMapCells() const { return kept_map_cells_; }
+    // One-axis diagrams of at least this many points (values x recorded sections) keep them there
+    // too; BIFSCOPE_KEEP_POINTS_FROM sets it (0: never).
+    void setKeptPoints(std::size_t points) { kept_points_ = points; }
+    std::size_t keptPoints() const { return kept_points_; }
 
   signals:
     void runFinished(bif::ui::ResultTab* tab, bif::jobs::JobState state);
@@ -52,7 +56,7 @@ class RunController : public QObject {
     QPointer<ResultTab> tab_;
     quint64 run_ = 0;
     bool running_ = false;
-    std::size_t kept_map_cells_;
+    std::size_t kept_map_cells_, kept_points_;
 };
 
 } // namespace bif::ui
