@@ -48,6 +48,15 @@ std::shared_ptr<const study::Result> run(std::shared_ptr<study::Backend> backend
     return job->result();
 }
 
+// A progressive job that keeps its result as `keep` asks, its blocks into `blocks`.
+jobs::JobOptions progressive_keeping(Blocks& blocks, study::KeepRequest keep) {
+    jobs::JobOptions options;
+    options.progressive = true;
+    options.on_block = blocks.sink();
+    options.keep = std::move(keep);
+    return options;
+}
+
 bool same_float(float a, float b) {
     return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
 }
@@ -69,10 +78,7 @@ TEST_CASE("a kept map job previews its sample lattice, then keeps every cell", "
     const auto reference = run(shared_cpu(), s, {});
     auto keeping = std::make_shared<test::KeepingBackend>(shared_cpu());
     Blocks blocks;
-    jobs::JobOptions options;
-    options.progressive = true;
-    options.on_block = blocks.sink();
-    options.keep = study::KeepRequest{0, {"period", "max y1"}};
+    const jobs::JobOptions options = progressive_keeping(blocks, study::KeepRequest{0, {"period", "max y1"}});
     const auto kept = run(keeping, s, options);
 
     CHECK(keeping->kept_runs == 1);
@@ -168,10 +174,7 @@ TEST_CASE("a kept diagram job previews every step-th value, then keeps every poi
     const auto reference = run(shared_cpu(), s, {});
     auto keeping = std::make_shared<test::KeepingBackend>(shared_cpu());
     Blocks blocks;
-    jobs::JobOptions options;
-    options.progressive = true;
-    options.on_block = blocks.sink();
-    options.keep = study::KeepRequest{0, {}};
+    const jobs::JobOptions options = progressive_keeping(blocks, study::KeepRequest{0, {}});
     const auto kept = run(keeping, s, options);
 
     CHECK(keeping->kept_runs == 1);

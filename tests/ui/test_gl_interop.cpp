@@ -126,6 +126,21 @@ std::shared_ptr<const study::ResolvedStudy> shrunk_duffing_map(int nx, int ny) {
     return resolved;
 }
 
+// A job of `resolved` on the CUDA backend, its result kept as `keep` asks.
+std::shared_ptr<const study::Result> run_job_on_cuda(std::shared_ptr<const study::ResolvedStudy> resolved,
+                                                     std::optional<study::KeepRequest> keep) {
+    jobs::BackendRegistry registry;
+    registry.add(cuda::make_cuda_backend());
+    jobs::JobOptions options;
+    options.backend = study::BackendChoice::Cuda;
+    options.keep = std::move(keep);
+    auto job = jobs::submit(registry, std::move(resolved), options);
+    REQUIRE(job->wait_for(std::chrono::seconds(120)));
+    INFO(job->failure());
+    REQUIRE(job->state() == jobs::JobState::Succeeded);
+    return job->result();
+}
+
 void clear(render::Gl& gl, QSize size) {
     gl.glViewport(0, 0, size.width(), size.height());
     gl.glClearColor(0, 0, 0, 0);
@@ -439,18 +454,7 @@ TEST_CASE("a job's kept map draws in the app's figure as its host result does", 
     if (!choice.cuda) return skip(choice.description.toStdString());
 
     const auto resolved = shrunk_duffing_map(nx, ny);
-    jobs::BackendRegistry registry;
-    registry.add(cuda::make_cuda_backend());
-    const auto run = [&](std::optional<study::KeepRequest> keep) {
-        jobs::JobOptions options;
-        options.backend = study::BackendChoice::Cuda;
-        options.keep = std::move(keep);
-        auto job = jobs::submit(registry, resolved, options);
-        REQUIRE(job->wait_for(std::chrono::seconds(120)));
-        INFO(job->failure());
-        REQUIRE(job->state() == jobs::JobState::Succeeded);
-        return job->result();
-    };
+    const auto run = [&](std::optional<study::KeepRequest> keep) { return run_job_on_cuda(resolved, keep); };
     const auto host = run(std::nullopt);
     const auto kept = run(study::KeepRequest{choice.device, study::scalar_column_names(*resolved)});
     REQUIRE(kept->kept);
@@ -505,18 +509,7 @@ TEST_CASE("a job's kept diagram draws in the app's figure as its host result doe
     read.study->sweep.at(0).count = 1500;
     const auto resolved = study::resolve_study(*read.study, dir).resolved;
     REQUIRE(resolved);
-    jobs::BackendRegistry registry;
-    registry.add(cuda::make_cuda_backend());
-    const auto run = [&](std::optional<study::KeepRequest> keep) {
-        jobs::JobOptions options;
-        options.backend = study::BackendChoice::Cuda;
-        options.keep = std::move(keep);
-        auto job = jobs::submit(registry, resolved, options);
-        REQUIRE(job->wait_for(std::chrono::seconds(120)));
-        INFO(job->failure());
-        REQUIRE(job->state() == jobs::JobState::Succeeded);
-        return job->result();
-    };
+    const auto run = [&](std::optional<study::KeepRequest> keep) { return run_job_on_cuda(resolved, keep); };
     const auto host = run(std::nullopt);
     const auto kept = run(study::KeepRequest{choice.device, {}});
     REQUIRE(kept->kept_points);
