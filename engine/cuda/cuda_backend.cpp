@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
 #include <mutex>
@@ -279,14 +280,8 @@ class CudaBackend : public study::Backend {
         } catch (const std::exception& e) {
             throw study::NotKept(std::string("the points cannot stay on the GPU: ") + e.what());
         }
-        study::ResolvedStudy on_gpu = study;
-        on_gpu.study.gpus.clear();
-        on_gpu.study.gpu_share = {};
-        CudaBackendOptions options = options_;
-        options.devices = {request.device};
-        options.max_devices = 1;
-        CudaBackend backend(options);
-        study::Result result = backend.keep_points(on_gpu, *kept, control);
+        CudaBackend backend(on_one_gpu(options_, request.device));
+        study::Result result = backend.keep_points(without_gpu_choice(study), *kept, control);
         result.kept_points = std::move(kept);
         return result;
     }
@@ -295,65 +290,30 @@ class CudaBackend : public study::Backend {
     // rest of its result (axes, statuses, scalars) assembled on the host as run() does.
     study::Result keep_points(const study::ResolvedStudy& study, const DeviceKeptPoints& kept,
                               study::RunControl& control) {
-        const auto start = Clock::now();
-        const Availability a = availability();
-        if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
         if (study.system_count() != kept.systems())
             throw study::BackendError("a study of " + std::to_string(study.system_count()) +
                                       " systems for kept points of " + std::to_string(kept.systems()));
-        const ModulePlan plan = plan_modules(study);
-        if (plan.devices.size() != 1 || plan.devices.front().ordinal != kept.device())
-            throw study::BackendError("kept points run on their own GPU alone");
         study::Result result = study::allocate_result(study, false);
-        study::RunInfo info = start_info(study, plan);
-        Loaded loaded = load(study, plan, info, control);
-        if (control.cancelled()) {
-            result.info = std::move(info);
-            return result;
-        }
-        const auto run_start = Clock::now();
-        const ensemble::SpecStorage spec(study);
-        RunnerOptions runner_options = runner_options_of(options_);
-        const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
-        EnsembleRunner runner(std::move(loaded.devices), study, spec, real_bytes, control, runner_options);
+        ensemble::ResultAssembly assembly(study, result);
         const auto keep = [&](const EnsembleBatch& batch, std::size_t first, const Stream& stream) {
             DeviceBatchPoints points;
-            const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-            if (real_bytes == 4) {
-                const auto v = batch.view<float>();
-                points.points = address(v.points);
-                points.rows_filled = address(v.rows_filled);
-                points.rows = v.point_rows;
-                points.columns = v.point_columns;
-                points.type = ColumnType::Float32;
-            } else {
-                const auto v = batch.view<double>();
-                points.points = address(v.points);
-                points.rows_filled = address(v.rows_filled);
-                points.rows = v.point_rows;
-                points.columns = v.point_columns;
-            }
+            points.points = batch.points_address();
+            points.rows_filled = batch.rows_filled_address();
             points.count = batch.count();
+            points.rows = batch.shape().point_rows;
+            points.columns = batch.shape().point_columns;
+            points.type = batch.shape().real_bytes == 4 ? ColumnType::Float32 : ColumnType::Float64;
             kept.scatter(points, first, stream);
         };
         ensemble::BatchOutputs outputs = ensemble::stored_outputs(study);
         outputs.points = false;
-        ensemble::ResultAssembly assembly(study, result);
-        try {
-            info.complete =
-                runner.run([&](const ensemble::BatchArrays& batch) { assembly.store(batch); }, keep, outputs);
-        } catch (const study::BackendError&) {
-            throw;
-        } catch (const std::exception& e) {
-            throw study::BackendError(std::string("CUDA: ") + e.what());
-        }
+        result.info = run_on_kept_gpu(
+                          study, kept.device(), control, 0,
+                          [&](const ensemble::BatchArrays& batch) { assembly.store(batch); }, keep, outputs,
+                          "the points kept on the GPU")
+                          .info;
         for (auto& w : assembly.warnings())
-            info.warnings.push_back(std::move(w));
-        info.notes.push_back("cuda: " + std::to_string(runner.launches()) + " kernel launches on 1 GPU, " +
-                             std::to_string(runner.lanes_used()) + " lanes, the points kept on the GPU");
-        info.run_seconds = seconds_since(run_start);
-        info.total_seconds = seconds_since(start);
-        result.info = std::move(info);
+            result.info.warnings.push_back(std::move(w));
         return result;
     }
 
@@ -361,9 +321,6 @@ class CudaBackend : public study::Backend {
     // run_map_on_device.
     DeviceMapRun keep_columns(const study::ResolvedStudy& study, const std::vector<KeptColumn>& columns,
                               const RenderKernels& kernels, study::RunControl& control) {
-        const auto start = Clock::now();
-        const Availability a = availability();
-        if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
         if (study.is_continuation())
             throw study::BackendError(
                 "a continuation's result cannot stay on the GPU: its chains run both ways");
@@ -381,10 +338,60 @@ class CudaBackend : public study::Backend {
                 throw study::BackendError("the study computes no column \"" + kept.column + "\" on the GPU");
             sources.push_back(source);
         }
-        const DeviceMap& map = *columns.front().map;
+        const auto keep = [&](const EnsembleBatch& batch, std::size_t first, const Stream& stream) {
+            for (std::size_t c = 0; c < columns.size(); ++c) {
+                const DeviceMapCells cells = columns[c].map->cells();
+                DeviceBatchColumn from;
+                from.values = sources[c] >= 0 ? batch.scalar_column_address(sources[c]) : 0;
+                from.statuses = batch.status_address();
+                from.count = batch.count();
+                from.type = batch.shape().real_bytes == 4 ? ColumnType::Float32 : ColumnType::Float64;
+                kernels.scatter_map_cells(from, cells.values + first * sizeof(float), cells.statuses + first,
+                                          stream);
+            }
+        };
+        ensemble::BatchOutputs nothing;
+        nothing.points = nothing.scalars = nothing.status = false;
+        // batches small enough that the host's staging (the axis values going up) stays a few tens of
+        // megabytes: nothing else of them comes to the host
+        return run_on_kept_gpu(
+            study, columns.front().map->context().device().ordinal, control,
+            options_.max_batch > 0 ? options_.max_batch : kept_batch_systems,
+            [](const ensemble::BatchArrays&) {}, keep, nothing, "the result kept on the GPU");
+    }
+
+    // This backend's options with the one GPU `ordinal` alone, for a kept run's backend.
+    static CudaBackendOptions on_one_gpu(CudaBackendOptions options, int ordinal) {
+        options.devices = {ordinal};
+        options.max_devices = 1;
+        return options;
+    }
+
+    // The study without a GPU choice of its own (a kept run goes where its result stays).
+    static study::ResolvedStudy without_gpu_choice(const study::ResolvedStudy& study) {
+        study::ResolvedStudy on_gpu = study;
+        on_gpu.study.gpus.clear();
+        on_gpu.study.gpu_share = {};
+        return on_gpu;
+    }
+
+  private:
+    static constexpr std::size_t kept_batch_systems = std::size_t(1) << 21;
+
+    // A kept run of `study` on the one GPU `ordinal` (this backend's only one): batches of at most
+    // max_batch systems (0: as memory allows), `keep` seeing each on the GPU before `outputs` come
+    // back to `on_batch`; `kept_what` ends its note. The information of a cancel before the run.
+    DeviceMapRun run_on_kept_gpu(const study::ResolvedStudy& study, int ordinal, study::RunControl& control,
+                                 std::size_t max_batch,
+                                 const std::function<void(const ensemble::BatchArrays&)>& on_batch,
+                                 const DeviceBatchHook& keep, ensemble::BatchOutputs outputs,
+                                 const std::string& kept_what) {
+        const auto start = Clock::now();
+        const Availability a = availability();
+        if (!a.available) throw study::BackendError("CUDA backend unavailable: " + a.reason);
         const ModulePlan plan = plan_modules(study);
-        if (plan.devices.size() != 1 || plan.devices.front().ordinal != map.context().device().ordinal)
-            throw study::BackendError("a kept map runs on its own GPU alone");
+        if (plan.devices.size() != 1 || plan.devices.front().ordinal != ordinal)
+            throw study::BackendError("a kept result runs on its own GPU alone");
         DeviceMapRun kept;
         study::RunInfo& info = kept.info;
         info = start_info(study, plan);
@@ -394,43 +401,23 @@ class CudaBackend : public study::Backend {
         const auto run_start = Clock::now();
         const ensemble::SpecStorage spec(study);
         RunnerOptions runner_options = runner_options_of(options_);
-        // batches small enough that the host's staging (the axis values going up) stays a few tens of
-        // megabytes: nothing else of them comes to the host
-        runner_options.max_batch = options_.max_batch > 0 ? options_.max_batch : kept_batch_systems;
+        if (max_batch > 0) runner_options.max_batch = max_batch;
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
-        const ColumnType type = real_bytes == 4 ? ColumnType::Float32 : ColumnType::Float64;
         EnsembleRunner runner(std::move(loaded.devices), study, spec, real_bytes, control, runner_options);
-        const auto keep = [&](const EnsembleBatch& batch, std::size_t first, const Stream& stream) {
-            for (std::size_t c = 0; c < columns.size(); ++c) {
-                const DeviceMapCells cells = columns[c].map->cells();
-                DeviceBatchColumn from;
-                from.values = sources[c] >= 0 ? batch.scalar_column_address(sources[c]) : 0;
-                from.statuses = batch.status_address();
-                from.count = batch.count();
-                from.type = type;
-                kernels.scatter_map_cells(from, cells.values + first * sizeof(float), cells.statuses + first,
-                                          stream);
-            }
-        };
-        ensemble::BatchOutputs nothing;
-        nothing.points = nothing.scalars = nothing.status = false;
         try {
-            info.complete = runner.run([](const ensemble::BatchArrays&) {}, keep, nothing);
+            info.complete = runner.run(on_batch, keep, outputs);
         } catch (const study::BackendError&) {
             throw;
         } catch (const std::exception& e) {
             throw study::BackendError(std::string("CUDA: ") + e.what());
         }
         info.notes.push_back("cuda: " + std::to_string(runner.launches()) + " kernel launches on 1 GPU, " +
-                             std::to_string(runner.lanes_used()) + " lanes, the result kept on the GPU");
+                             std::to_string(runner.lanes_used()) + " lanes, " + kept_what);
         kept.integration_seconds = runner.integration_seconds();
         info.run_seconds = seconds_since(run_start);
         info.total_seconds = seconds_since(start);
         return kept;
     }
-
-  private:
-    static constexpr std::size_t kept_batch_systems = std::size_t(1) << 21;
 
     // The render kernels of a GPU, compiled (or loaded from the cache) once per backend.
     std::shared_ptr<const RenderKernels> render_kernels(const Context& context) {
@@ -614,13 +601,8 @@ DeviceMapRun run_map_on_device(const study::ResolvedStudy& study, const std::vec
                                CudaBackendOptions options) {
     if (columns.empty() || !columns.front().map)
         throw study::BackendError("a kept run with no map to keep it in");
-    study::ResolvedStudy on_map_gpu = study;
-    on_map_gpu.study.gpus.clear();
-    on_map_gpu.study.gpu_share = {};
-    options.devices = {columns.front().map->context().device().ordinal};
-    options.max_devices = 1;
-    CudaBackend backend(options);
-    return backend.keep_columns(on_map_gpu, columns, kernels, control);
+    CudaBackend backend(CudaBackend::on_one_gpu(options, columns.front().map->context().device().ordinal));
+    return backend.keep_columns(CudaBackend::without_gpu_choice(study), columns, kernels, control);
 }
 
 DeviceMapRun run_map_on_device(const study::ResolvedStudy& study, std::string_view column, DeviceMap& map,

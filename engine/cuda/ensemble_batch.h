@@ -81,6 +81,10 @@ class EnsembleBatch {
     // Device addresses of the batch's scalar column `column` (count() reals) and of its int statuses.
     driver::CUdeviceptr scalar_column_address(int column) const;
     driver::CUdeviceptr status_address() const { return status_.address(); }
+    // Its section points (View's layout: point (i, row, column) at ((row * columns + column) * count()
+    // + i) reals) and its int rows filled per system.
+    driver::CUdeviceptr points_address() const { return points_.address(); }
+    driver::CUdeviceptr rows_filled_address() const { return rows_filled_.address(); }
 
   private:
     // upload() after the axis values are staged in inputs_.

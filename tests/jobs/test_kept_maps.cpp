@@ -3,6 +3,7 @@
 // lattice comes first as a provisional block, then the kept cells, equal to an ordinary run's
 // floats; a backend that cannot keep the study runs it the ordinary way and says why. A diagram keeps
 // its points the same way.
+#include "block_collector.h"
 #include "engine/cpu/cpu_backend.h"
 #include "engine/jobs/job.h"
 #include "engine/study/kept_map.h"
@@ -20,16 +21,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Blocks {
-    std::mutex mutex;
-    std::vector<std::shared_ptr<const jobs::ResultBlock>> list;
-    std::function<void(std::shared_ptr<const jobs::ResultBlock>)> sink() {
-        return [this](std::shared_ptr<const jobs::ResultBlock> b) {
-            std::lock_guard lock(mutex);
-            list.push_back(std::move(b));
-        };
-    }
-};
+using test::Blocks;
 
 std::shared_ptr<study::Backend> shared_cpu() {
     static std::shared_ptr<study::Backend> cpu = cpu::make_cpu_backend();

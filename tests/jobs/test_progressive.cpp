@@ -1,6 +1,7 @@
 // Progressive jobs on the real CPU backend: the merged result equals a one-pass run bit for bit,
 // blocks cover the grid once, progress names the passes, cancels leave consistent partial results,
 // and a stand-in previews the first passes while the model compiles into a cold cache.
+#include "block_collector.h"
 #include "engine/cpu/cpu_backend.h"
 #include "engine/jobs/installed_backends.h"
 #include "engine/jobs/job.h"
@@ -18,23 +19,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Blocks {
-    std::mutex mutex;
-    std::vector<std::shared_ptr<const jobs::ResultBlock>> list;
-    std::chrono::steady_clock::time_point first_at{};
-
-    std::function<void(std::shared_ptr<const jobs::ResultBlock>)> sink() {
-        return [this](std::shared_ptr<const jobs::ResultBlock> b) {
-            std::lock_guard lock(mutex);
-            if (list.empty()) first_at = std::chrono::steady_clock::now();
-            list.push_back(std::move(b));
-        };
-    }
-    std::size_t size() {
-        std::lock_guard lock(mutex);
-        return list.size();
-    }
-};
+using test::Blocks;
 
 jobs::BackendRegistry registry_of(std::shared_ptr<study::Backend> cpu) {
     jobs::BackendRegistry registry;

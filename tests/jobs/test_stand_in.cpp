@@ -1,5 +1,6 @@
 // The stand-in path of progressive jobs with fake backends whose values differ (the stand-in adds an
 // offset): provisional blocks first, then the selected backend's, and only its values in the result.
+#include "block_collector.h"
 #include "engine/jobs/job.h"
 #include "fake_backend.h"
 
@@ -12,14 +13,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Blocks {
-    std::mutex mutex;
-    std::vector<std::shared_ptr<const jobs::ResultBlock>> list;
-    std::size_t size() {
-        std::lock_guard lock(mutex);
-        return list.size();
-    }
-};
+using test::Blocks;
 
 std::shared_ptr<jobs::Job> submit_with_stand_in(std::shared_ptr<test::FakeBackend> selected,
                                                 std::shared_ptr<test::FakeBackend> stand_in, Blocks& blocks,
@@ -29,10 +23,7 @@ std::shared_ptr<jobs::Job> submit_with_stand_in(std::shared_ptr<test::FakeBacken
     jobs::JobOptions options;
     options.progressive = true;
     options.stand_in = stand_in;
-    options.on_block = [&blocks](std::shared_ptr<const jobs::ResultBlock> b) {
-        std::lock_guard lock(blocks.mutex);
-        blocks.list.push_back(std::move(b));
-    };
+    options.on_block = blocks.sink();
     return jobs::submit(registry, test::fake_study(systems), options);
 }
 

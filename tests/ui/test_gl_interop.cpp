@@ -141,6 +141,24 @@ std::shared_ptr<const study::Result> run_job_on_cuda(std::shared_ptr<const study
     return job->result();
 }
 
+// The app's drawing of a host figure and of its kept twin at `view`: no pixel apart by more than a
+// level per channel, the kept one's path named as `path`, the hover texts equal; the pair saved.
+void check_drawn_alike(ui::FigureGlDrawing& drawing, bif::test::GlTarget& target, plot::ResultFigure& host,
+                       plot::ResultFigure& kept, const plot::PlotRange& view, QSize size, const char* path,
+                       const std::string& name) {
+    drawing.draw(&host, view, size, Qt::white);
+    const QImage host_image = target.read();
+    drawing.draw(&kept, view, size, Qt::white);
+    const QImage kept_image = target.read();
+    CHECK(drawing.uploadPath(&kept).contains(path));
+    save(host_image, name, "host");
+    save(kept_image, name, "cuda");
+    CHECK(differing_pixels(host_image, kept_image) == 0);
+    const double x = view.x.from + 0.37 * (view.x.to - view.x.from),
+                 y = view.y.from + 0.61 * (view.y.to - view.y.from);
+    CHECK(kept.describe(x, y) == host.describe(x, y));
+}
+
 void clear(render::Gl& gl, QSize size) {
     gl.glViewport(0, 0, size.width(), size.height());
     gl.glClearColor(0, 0, 0, 0);
@@ -475,22 +493,11 @@ TEST_CASE("a job's kept map draws in the app's figure as its host result does", 
         kept_figure->refresh();
         // the kept figure's image is its sample lattice's, a cell each at most 512 along either axis
         CHECK(kept_figure->image().size() == QSize(nx, ny));
-        const plot::PlotRange view = host_figure->fullRange();
-        drawing.draw(host_figure.get(), view, size, Qt::white);
-        const QImage host_image = target.read();
-        drawing.draw(kept_figure.get(), view, size, Qt::white);
-        const QImage kept_image = target.read();
-        CHECK(drawing.uploadPath(kept_figure.get()).contains("the map stays on the GPU"));
-        CHECK(drawing.uploadPath(host_figure.get()).contains("map cells are in host memory"));
-        save(host_image, "app-kept-" + column.toStdString(), "host");
-        save(kept_image, "app-kept-" + column.toStdString(), "cuda");
         // the colours come from the cells' floats on the GPU, from the doubles on the host: within a
-        // level per channel
-        CHECK(differing_pixels(host_image, kept_image) == 0);
-        // the cell under the cursor is read back from the GPU, as the host figure has it
-        const double x = view.x.from + 0.37 * (view.x.to - view.x.from),
-                     y = view.y.from + 0.61 * (view.y.to - view.y.from);
-        CHECK(kept_figure->describe(x, y) == host_figure->describe(x, y));
+        // level per channel; the cell under the cursor is read back from the GPU
+        check_drawn_alike(drawing, target, *host_figure, *kept_figure, host_figure->fullRange(), size,
+                          "the map stays on the GPU", "app-kept-" + column.toStdString());
+        CHECK(drawing.uploadPath(host_figure.get()).contains("map cells are in host memory"));
     }
     drawing.release();
 }
@@ -534,17 +541,8 @@ TEST_CASE("a job's kept diagram draws in the app's figure as its host result doe
         kept_figure->refresh();
         // the kept figure's own picture, binned on the GPU and read back, is the host figure's
         CHECK(kept_figure->image() == host_figure->image());
-        drawing.draw(host_figure.get(), view, size, Qt::white);
-        const QImage host_image = target.read();
-        drawing.draw(kept_figure.get(), view, size, Qt::white);
-        const QImage kept_image = target.read();
-        CHECK(drawing.uploadPath(kept_figure.get()).contains("the points stay on the GPU"));
-        save(host_image, "app-kept-diagram-" + column.toStdString(), "host");
-        save(kept_image, "app-kept-diagram-" + column.toStdString(), "cuda");
-        CHECK(differing_pixels(host_image, kept_image) == 0);
-        const double x = view.x.from + 0.37 * (view.x.to - view.x.from),
-                     y = view.y.from + 0.61 * (view.y.to - view.y.from);
-        CHECK(kept_figure->describe(x, y) == host_figure->describe(x, y));
+        check_drawn_alike(drawing, target, *host_figure, *kept_figure, view, size,
+                          "the points stay on the GPU", "app-kept-diagram-" + column.toStdString());
     }
     drawing.release();
 }

@@ -32,6 +32,20 @@ cuda::DeviceBuffer<T>& sized(std::unique_ptr<cuda::DeviceBuffer<T>>& buffer, con
     return *buffer;
 }
 
+// A result kept on a device (study::KeptMap, KeptPoints) as the device object of `context`'s GPU;
+// null when it is kept elsewhere.
+template <class OnGpu, class Kept>
+const OnGpu* kept_on(const Kept& kept, const cuda::Context& context) {
+    const auto* on_gpu = dynamic_cast<const OnGpu*>(&kept);
+    return on_gpu && on_gpu->device() == context.device().ordinal ? on_gpu : nullptr;
+}
+
+template <class OnGpu, class Kept>
+const OnGpu& kept_here(const Kept& kept, const cuda::Context& context) {
+    if (const OnGpu* on_gpu = kept_on<OnGpu>(kept, context)) return *on_gpu;
+    throw std::invalid_argument("the result is kept in " + kept.where() + ", not on this GPU");
+}
+
 } // namespace
 
 RenderPathChoice choose_render_path() {
@@ -130,21 +144,14 @@ void CudaRenderPath::writeMap(MapLayer& layer, const cuda::DeviceMapCells& cells
     kernels_.write_map_cells(cells, mapped.pointer(0), mapped.pointer(1), stream_);
 }
 
-const cuda::DeviceKeptMap& CudaRenderPath::keptHere(const study::KeptMap& kept) const {
-    const auto* on_gpu = dynamic_cast<const cuda::DeviceKeptMap*>(&kept);
-    if (!on_gpu || on_gpu->device() != context_.device().ordinal)
-        throw std::invalid_argument("the map is kept in " + kept.where() + ", not on this GPU");
-    return *on_gpu;
-}
-
 void CudaRenderPath::writeKept(Gl& gl, MapLayer& layer, const study::KeptMap& kept, std::size_t column) {
-    const cuda::DeviceKeptMap& on_gpu = keptHere(kept);
+    const auto& on_gpu = kept_here<cuda::DeviceKeptMap>(kept, context_);
     layer.resize(gl, QSize(static_cast<int>(kept.width()), static_cast<int>(kept.height())));
     writeMap(layer, on_gpu.map(column).cells());
 }
 
 void CudaRenderPath::writeKeptStatuses(Gl& gl, MapLayer& layer, const study::KeptMap& kept) {
-    const cuda::DeviceKeptMap& on_gpu = keptHere(kept);
+    const auto& on_gpu = kept_here<cuda::DeviceKeptMap>(kept, context_);
     layer.resize(gl, QSize(static_cast<int>(kept.width()), static_cast<int>(kept.height())));
     const cuda::GlBufferRegistration& values = registered(values_, layer.values());
     const cuda::GlBufferRegistration& statuses = registered(statuses_, layer.statuses());
@@ -152,18 +159,9 @@ void CudaRenderPath::writeKeptStatuses(Gl& gl, MapLayer& layer, const study::Kep
     kernels_.write_status_cells(on_gpu.map(0).cells(), mapped.pointer(0), mapped.pointer(1), stream_);
 }
 
-const cuda::DeviceKeptPoints& CudaFigureDensity::keptHere(const study::KeptPoints& kept) const {
-    const auto* on_gpu = dynamic_cast<const cuda::DeviceKeptPoints*>(&kept);
-    if (!on_gpu || on_gpu->device() != path_.context().device().ordinal)
-        throw std::invalid_argument("the points are kept in " + kept.where() + ", not on this GPU");
-    return *on_gpu;
-}
-
 bool CudaFigureDensity::draws(const plot::ResultFigure& figure) const {
     const auto kept = figure.keptPoints();
-    if (!kept) return true;
-    const auto* on_gpu = dynamic_cast<const cuda::DeviceKeptPoints*>(kept.get());
-    return on_gpu && on_gpu->device() == path_.context().device().ordinal;
+    return !kept || kept_on<cuda::DeviceKeptPoints>(*kept, path_.context());
 }
 
 void CudaFigureDensity::update(Gl& gl, DensityLayer& layer, const plot::ResultFigure& figure,
@@ -172,7 +170,8 @@ void CudaFigureDensity::update(Gl& gl, DensityLayer& layer, const plot::ResultFi
     if (new_data) {
         kept_ = figure.keptPoints();
         if (kept_) {
-            path_.setDevicePoints(keptHere(*kept_).points(static_cast<std::size_t>(figure.quantity())));
+            path_.setDevicePoints(kept_here<cuda::DeviceKeptPoints>(*kept_, path_.context())
+                                      .points(static_cast<std::size_t>(figure.quantity())));
         } else {
             figure.pointColumns(x_, y_);
             path_.setPoints(x_, y_);

@@ -96,7 +96,6 @@ class CudaRenderPath {
         std::optional<cuda::GlBufferRegistration> registration;
     };
     const cuda::GlBufferRegistration& registered(Registered& slot, const CellBuffer& cells);
-    const cuda::DeviceKeptMap& keptHere(const study::KeptMap& kept) const;
 
     cuda::Context context_;
     cuda::Stream stream_;
@@ -128,8 +127,6 @@ class CudaFigureDensity {
     CudaRenderPath& path() { return path_; }
 
   private:
-    const cuda::DeviceKeptPoints& keptHere(const study::KeptPoints& kept) const;
-
     CudaRenderPath path_;
     std::shared_ptr<const study::KeptPoints> kept_; // the points binned, while they are the figure's
     const plot::ResultFigure* figure_ = nullptr;
