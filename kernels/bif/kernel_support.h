@@ -11,9 +11,12 @@
 // Unrolls only while `limit` (a constant expression, template arguments allowed) is > 1: the
 // O(N^3) loops of a dense LU are unrolled for small systems and left as loops for large ones.
 #define BIF_UNROLL_IF(limit) BIF_PRAGMA(unroll(limit))
+// A loop the GPU compiler keeps as a loop: code that runs once per call, not worth its size.
+#define BIF_ROLLED _Pragma("unroll 1")
 #else
 #define BIF_UNROLL
 #define BIF_UNROLL_IF(limit)
+#define BIF_ROLLED
 #endif
 
 namespace bif {

@@ -38,24 +38,25 @@ enum PhaseCode : int { phase_new = 0, phase_running = 1, phase_done = 2 };
 // Every carry struct starts with `int phase`. A new system needs no other carried word (its struct
 // starts value-initialised, as zeroed words would give) and a finished one none at all, so a system
 // that starts and finishes within one call (a short fixed-step run) reads and writes one word of its
-// carry instead of all of them. Returns the phase.
-template <class Carry, class Real>
+// carry instead of all of them. Returns the phase. InMemory: the carry lives in memory anyway
+// (cold_carry_in_memory below), so its words are copied in place.
+template <bool InMemory = false, class Carry, class Real>
 BIF_HD int resume_carry(const View<Real>& v, index_t system, Carry& c) {
 #if !defined(__CUDACC_RTC__) // NVRTC has no offsetof; the host compile checks the same layouts
     static_assert(__builtin_offsetof(Carry, phase) == 0, "a carry struct starts with its phase");
 #endif
     const int phase = int(v.carry[system]);
     if (phase == phase_running)
-        load_carry(v, system, 0, c);
+        load_carry<InMemory>(v, system, 0, c);
     else
         c.phase = phase;
     return phase;
 }
 
-template <class Carry, class Real>
+template <bool InMemory = false, class Carry, class Real>
 BIF_HD void suspend_carry(const View<Real>& v, index_t system, const Carry& c) {
     if (c.phase == phase_running)
-        store_carry(v, system, 0, c);
+        store_carry<InMemory>(v, system, 0, c);
     else
         v.carry[system] = (unsigned int)c.phase;
 }
@@ -167,6 +168,15 @@ struct StepBudget {
 #define BIF_COLD
 #else
 #define BIF_COLD BIF_GPU_NOINLINE
+#endif
+
+// Whether a program whose BIF_COLD functions hold its carry (through `this`) keeps that carry in
+// local memory: out of line, they take its address. Its words are then loaded and stored in place
+// (bif/study/carry.h); a carry in registers is copied through them, unrolled.
+#if (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(BIF_ENSEMBLE_INLINE_COLD)
+inline constexpr bool cold_carry_in_memory = true;
+#else
+inline constexpr bool cold_carry_in_memory = false;
 #endif
 
 // The step loop of one integration interval. A model with events is integrated on copies that

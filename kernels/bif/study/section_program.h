@@ -485,12 +485,12 @@ BIF_HD bool advance_sections(const Model& m, const Block<Model>& b, const View<t
                              index_t system, long long slice, long long calls = 1) {
     using Program = SectionProgram<Model, Method, K>;
     typename Program::Carry c{};
-    if (resume_carry(v, system, c) == phase_done) return true;
+    if (resume_carry<cold_carry_in_memory>(v, system, c) == phase_done) return true;
     Program program{m, integration_model<Model, K>::make(m), b, v, system, c};
     bool done = c.phase == phase_new && !program.start();
     for (long long call = 0; !done && call < calls; ++call)
         done = program.run(slice);
-    suspend_carry(v, system, c);
+    suspend_carry<cold_carry_in_memory>(v, system, c);
     return done;
 }
 
