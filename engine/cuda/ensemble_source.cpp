@@ -43,25 +43,37 @@ std::string ensemble_entry_source(const std::string& model_type, int program, co
     return text;
 }
 
-bool ensemble_outline_math(const std::string& model_source) {
-    // the generated rhs runs from its signature to the first line that closes a member function
-    const std::size_t begin = model_source.find("static void rhs(");
-    if (begin == std::string::npos) return false;
+namespace {
+
+// Calls of transcendental functions in one generated member function, from its signature to the
+// first line that closes a member function; 0 where the model has no such function.
+int transcendental_calls(const std::string& model_source, std::string_view signature) {
+    const std::size_t begin = model_source.find(signature);
+    if (begin == std::string::npos) return 0;
     const std::size_t end = model_source.find("\n    }\n", begin);
-    const std::string_view rhs =
+    const std::string_view body =
         std::string_view(model_source)
             .substr(begin, end == std::string::npos ? std::string::npos : end - begin);
     static constexpr std::string_view names[] = {"sin(",  "cos(",  "tan(",   "asin(", "acos(", "atan(",
                                                  "sinh(", "cosh(", "tanh(",  "exp(",  "log(",  "log10(",
                                                  "erf(",  "erfc(", "atan2(", "pow("};
     int calls = 0;
-    for (std::size_t at = rhs.find("bif::m::"); at != std::string_view::npos;
-         at = rhs.find("bif::m::", at + 1)) {
-        const std::string_view call = rhs.substr(at + 8);
+    for (std::size_t at = body.find("bif::m::"); at != std::string_view::npos;
+         at = body.find("bif::m::", at + 1)) {
+        const std::string_view call = body.substr(at + 8);
         for (std::string_view name : names)
             if (call.substr(0, name.size()) == name) ++calls;
     }
-    return calls >= outline_math_calls;
+    return calls;
+}
+
+} // namespace
+
+bool ensemble_outline_math(const std::string& model_source) {
+    const int rhs = transcendental_calls(model_source, "static void rhs(");
+    const int events = transcendental_calls(model_source, "static void events(");
+    const int resets = transcendental_calls(model_source, "static bool apply_reset(");
+    return rhs + event_evaluation_sites * events + resets >= outline_math_calls;
 }
 
 CompileRequest ensemble_request(const std::string& model_source, const std::string& model_type, int program,

@@ -33,11 +33,15 @@ int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t sy
                         int multiprocessors = 0);
 
 // Whether the model's transcendental functions are compiled out of line (BIF_OUTLINE_MATH in
-// kernels/bif/config.h): when its right-hand side calls them at outline_math_calls sites or more.
-// Each inlined double exp or cos is ~220 instructions at every stage of the step; out of line, the
-// Hodgkin-Huxley and Keller-Miksis programs compiled in 8.7 and 6.4 s instead of 15.4 and 15.9 s on
-// an H100, while Duffing's single cos cost 7% of its kernel speed that way (tests/bench/NOTES.md).
+// kernels/bif/config.h): when the step kernel would inline them at outline_math_calls sites or more.
+// Each inlined double exp or cos is ~220 instructions; out of line, the Hodgkin-Huxley and
+// Keller-Miksis programs compiled in 8.7 and 6.4 s instead of 15.4 and 15.9 s on an H100, while
+// Duffing's single cos cost 7% of its kernel speed that way (tests/bench/NOTES.md). A call in the
+// right-hand side or in a reset counts once; one in the event functions event_evaluation_sites times,
+// the places the step loop evaluates them (step end, event location, crossings inside the step): the
+// bouncing ball's sin(w t) in its event was 578 of its step kernel's 2480 instructions.
 inline constexpr int outline_math_calls = 3;
+inline constexpr int event_evaluation_sites = 3;
 bool ensemble_outline_math(const std::string& model_source);
 
 // What the entry lines tell the kernel headers about the study, each a compile-time switch.

@@ -90,7 +90,7 @@ std::string generated(const std::string& text) {
 
 } // namespace
 
-TEST_CASE("transcendental functions go out of line from three call sites in the right-hand side",
+TEST_CASE("transcendental functions go out of line from three call sites in the step kernel",
           "[cuda][source]") {
     // Duffing: one cos in the rhs (and a sin in its time derivative, which does not count)
     const std::string duffing = generated("x'=y\ny'=-d*y+x-x^3+g*cos(w*t)\npar d=0.3,g=0.5,w=1.2\ndone\n");
@@ -101,6 +101,15 @@ TEST_CASE("transcendental functions go out of line from three call sites in the 
     CHECK(cuda::ensemble_outline_math(gates));
     // polynomial models never
     CHECK_FALSE(cuda::ensemble_outline_math(generated("x'=10*(y-x)\ny'=x*(28-z)-y\nz'=x*y-8/3*z\ndone\n")));
+    // an event function is evaluated at several places of the step loop: the bouncing ball's one sin
+    // there is enough; a reset's call counts once (rhs two plus a reset's one: out of line)
+    const std::string ball = "x'=v\nv'=-1\nglobal -1 x-a*sin(w*t) {v=(1+e)*a*w*cos(w*t)-e*v}\n"
+                             "par e=0.8,a=0.1,w=6.283185307179586\ndone\n";
+    CHECK(cuda::ensemble_outline_math(generated(ball)));
+    CHECK_FALSE(cuda::ensemble_outline_math(generated("x'=v\nv'=-1\nglobal -1 x {v=-cos(v)}\ndone\n")));
+    CHECK(cuda::ensemble_outline_math(generated("x'=v\nv'=-exp(x)*sin(v)\nglobal -1 x {v=-cos(v)}\ndone\n")));
+    CHECK_FALSE(
+        cuda::ensemble_outline_math(generated("x'=v\nv'=-exp(x)*sin(v)\nglobal -1 x {v=-v}\ndone\n")));
 
     // the switches come before the model, whose own #include of bif/config.h must see them
     const cuda::CompileRequest request = cuda::ensemble_request(gates, "BifModel", 0, "Rk4", {});
