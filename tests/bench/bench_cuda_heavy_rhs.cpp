@@ -1,10 +1,10 @@
 // The kernels of models whose right-hand sides are mostly transcendental calls (Hodgkin-Huxley:
 // 8 exp per evaluation; Keller-Miksis: a pow, two sin, two cos), as the backend compiles them
-// (engine/cuda/ensemble_source.h: out-of-line math). Their cold compile (bench_cuda_compile) is
-// traded against this kernel time whenever a compile option changes (issue #10): run it once per
-// variant (a BIFSCOPE_CUDA_* or BIFSCOPE_NVRTC_* switch, or BENCH_NVRTC_OPTIONS) and compare the
-// lines; the checksum shows whether the results changed. Median of 3 after a warm-up, CUDA events.
-// Exits 77 without a GPU.
+// (engine/cuda/ensemble_source.h: out-of-line math), and of the app's Duffing period map with a
+// step accessory. Their cold compile (bench_cuda_compile) is traded against this kernel time
+// whenever a compile option changes (issue #10): run it once per variant (a BIFSCOPE_CUDA_* or
+// BIFSCOPE_NVRTC_* switch, or BENCH_NVRTC_OPTIONS) and compare the lines; the checksum shows
+// whether the results changed. Median of 3 after a warm-up, CUDA events. Exits 77 without a GPU.
 // BENCH_HEAVY_SYSTEMS=N: systems per study (default 2^16).
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/nvrtc_library.h"
@@ -44,6 +44,24 @@ std::string keller_miksis_map(std::size_t n) {
                  "max_step": 0}, "precision": "double"})";
 }
 
+// The app's period map (resources/studies/duffing_period_map.json, shorter): its step accessory
+// (max y1 over steps) is considered at every step end and midpoint, and its largest exponent adds a
+// tangent vector: the step observer's cost next to the heavy right-hand sides.
+std::string duffing_period_map(std::size_t n) {
+    const auto side = std::size_t(std::lround(std::sqrt(double(n))));
+    return R"({"bifscope_study": 1, "model": {"path": "../models/duffing.ode"},
+      "parameters": {"delta": 1, "omega": 1},
+      "sweep": [{"parameter": "k", "from": 0.1, "to": 0.4, "count": )" +
+           std::to_string(side) + R"(},
+                {"parameter": "b", "from": 0.1, "to": 0.5, "count": )" +
+           std::to_string(side) + R"(}],
+      "analysis": {"kind": "map", "section": {"kind": "stroboscopic", "period": "2*pi/omega"},
+                   "transient_sections": 128, "recorded_sections": 32, "detect_period": true,
+                   "period": {"tolerance": 1e-5, "max_period": 32}, "largest_exponent": true,
+                   "accessories": [{"name": "max y1", "expression": "y1", "reduce": "max", "over": "steps"}]},
+      "solver": {"method": "dopri5", "rtol": 1e-8, "atol": 1e-8, "initial_step": 1e-2}, "precision": "double"})";
+}
+
 // Sum of the finite outputs and the systems that ended well: equal across variants whose kernels
 // compute the same thing.
 void report(const char* name, bench::BifscopeEnsemble& bifscope) {
@@ -79,6 +97,9 @@ int main() {
         bench::BifscopeEnsemble km(context, bench::resolve_json(keller_miksis_map(n)),
                                    codegen::Precision::Double);
         report("keller-miksis", km);
+        bench::BifscopeEnsemble map(context, bench::resolve_json(duffing_period_map(n)),
+                                    codegen::Precision::Double);
+        report("duffing-map", map);
     } catch (const std::exception& e) {
         std::printf("FAILED: %s\n", e.what());
         return 1;

@@ -12,6 +12,7 @@
 #include "bif/events.h"
 #include "bif/kernel_support.h"
 #include "bif/study/block.h"
+#include "bif/study/common.h"
 
 namespace bif::ensemble {
 
@@ -42,6 +43,38 @@ BIF_HD void begin_accessories(const Block<Model>& b, IntervalStats<Model>& st,
     for (int a = 0; a < b.accessory_count; ++a)
         st.acc[a] = b.accessory_reduce[a] == reduce_mean ? real(0) : pick(o, b.accessory_observable[a], O);
     st.acc_time = real(0);
+}
+
+// The max and min step accessories at one candidate with observables o (a study that asks for them;
+// few do).
+template <class Model>
+BIF_HD BIF_FORCEINLINE void extreme_step_accessories(const Block<Model>& b, typename Model::real* acc,
+                                                     const typename Model::real* o) {
+    using real = typename Model::real;
+    constexpr int O = capacity(Model::num_observables);
+    for (int a = 0; a < b.accessory_count; ++a) {
+        if (b.accessory_over[a] != over_steps || b.accessory_reduce[a] == reduce_mean) continue;
+        const real x = pick(o, b.accessory_observable[a], O);
+        const bool better = b.accessory_reduce[a] == reduce_max ? x > acc[a] : x < acc[a];
+        if (better) acc[a] = x;
+    }
+}
+
+// Observables passed by value: an out-of-line function that took them by address would keep every
+// caller's array in local memory.
+template <class Model>
+struct ObservableValues {
+    typename Model::real v[capacity(Model::num_observables)];
+};
+
+// The same as a BIF_COLD function, for a model with events: its observer considers candidates at
+// many places of the step loop (after resets, in located steps), each a copy of the loop above (the
+// relief valve's step kernel: 240 of 2078 instructions). A model without events keeps it inline: out
+// of line it cost the Duffing period map's kernel 3.6% (tests/bench/NOTES.md, session 18).
+template <class Model>
+BIF_HD BIF_COLD void extreme_step_accessories_cold(const Block<Model>& b, typename Model::real* acc,
+                                                   const ObservableValues<Model> o) {
+    extreme_step_accessories(b, acc, o.v);
 }
 
 // Observer for integrate(), given only when the block asks for interval extremes or step accessories;
@@ -108,11 +141,14 @@ struct IntervalObserver {
             st.hi[j] = o[j] > st.hi[j] ? o[j] : st.hi[j];
         }
         if (!recording || !b.step_accessories) return;
-        for (int a = 0; a < b.accessory_count; ++a) {
-            if (b.accessory_over[a] != over_steps || b.accessory_reduce[a] == reduce_mean) continue;
-            const real x = pick(o, b.accessory_observable[a], O);
-            const bool better = b.accessory_reduce[a] == reduce_max ? x > st.acc[a] : x < st.acc[a];
-            if (better) st.acc[a] = x;
+        if constexpr (Base::num_events > 0) {
+            ObservableValues<Base> values;
+            BIF_UNROLL
+            for (int j = 0; j < O; ++j)
+                values.v[j] = o[j];
+            extreme_step_accessories_cold(b, st.acc, values);
+        } else {
+            extreme_step_accessories(b, st.acc, o);
         }
     }
 
