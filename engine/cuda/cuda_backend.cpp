@@ -80,14 +80,18 @@ class CudaBackend : public study::Backend {
         return quick_;
     }
 
-    // The driver, a context on every GPU, NVRTC and the kernel headers' digest: about 150 ms that a
-    // first run would otherwise pay before its module loads.
+    // The driver, a context on every GPU, the kernel headers' digest and NVRTC's first compile: about
+    // 250 ms that a first run would otherwise pay before its module loads.
     void warm_up() override {
         if (!availability().available) return;
         try {
-            contexts_for(list_devices());
-            (void)NvrtcLibrary::instance().available();
+            const std::vector<DeviceInfo> devices = list_devices();
+            contexts_for(devices);
             (void)embedded_headers_digest();
+            if (NvrtcLibrary::instance().available() && !devices.empty()) {
+                const ModuleCompiler compiler;
+                compiler.warm_up(compiler.target_for(devices.front()));
+            }
         } catch (const std::exception&) {
             // a run reports it
         }

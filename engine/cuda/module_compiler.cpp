@@ -113,6 +113,14 @@ Target ModuleCompiler::oldest_virtual_target() const {
     return Target::virtual_architecture(nvrtc_.supported_architectures().front());
 }
 
+void ModuleCompiler::warm_up(const Target& target) const {
+    CompileRequest request;
+    // a transcendental call, so that NVRTC's math library is read too
+    request.parts.push_back(
+        {"warm_up", "extern \"C\" __global__ void bif_warm_up(double* x) { x[0] = sin(x[1]); }\n"});
+    (void)ModuleCompiler(nvrtc_, ModuleCache::disabled()).compile(request, target);
+}
+
 std::string ModuleCompiler::program_text(const CompileRequest& request) {
     std::string text;
     for (const SourcePart& part : request.parts) {

@@ -35,6 +35,10 @@ class ModuleCompiler {
     Target oldest_virtual_target() const;
 
     CompiledModule compile(const CompileRequest& request, const Target& target) const;
+    // NVRTC's first compile in a process costs ~0.1 s more than later ones (its own start-up,
+    // measured on an H100 server: tests/bench/NOTES.md, session 18). A tiny program compiled for
+    // `target`, uncached, pays that where an application waits for nothing (while its window opens).
+    void warm_up(const Target& target) const;
     // Whether compile() would be served from the cache (an entry exists; it is not read or checked).
     bool cached(const CompileRequest& request, const Target& target) const;
 

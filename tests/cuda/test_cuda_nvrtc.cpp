@@ -112,6 +112,19 @@ TEST_CASE("machine code is produced without a device", "[cuda][nvrtc][cubin]") {
                                          "ELF");
 }
 
+TEST_CASE("the compiler's warm-up compiles for the target and leaves the module cache alone",
+          "[cuda][nvrtc][cache]") {
+    const std::filesystem::path dir = fresh_directory("nvrtc-warm-up");
+    const ModuleCompiler compiler{ModuleCache(dir)};
+    DeviceInfo device;
+    device.capability = {9, 0};
+    compiler.warm_up(compiler.target_for(device));
+    // nothing written: the warm-up's program is no one's module
+    CHECK((!std::filesystem::exists(dir) || std::filesystem::is_empty(dir)));
+    // an unsupported target is NVRTC's error, as for any compile
+    CHECK_THROWS(compiler.warm_up(Target::machine_code(1)));
+}
+
 TEST_CASE("the target follows the device and what NVRTC supports", "[cuda][nvrtc][target]") {
     const ModuleCompiler compiler(ModuleCache::disabled());
     const std::vector<int>& supported = NvrtcLibrary::instance().supported_architectures();
