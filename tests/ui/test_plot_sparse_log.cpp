@@ -193,6 +193,39 @@ TEST_CASE("a log y axis puts points in the rows log10 predicts", "[plot][log]") 
     }
 }
 
+TEST_CASE("a picture binned for a linear axis is not drawn into a log view", "[plot][log]") {
+    // Between the view turning logarithmic and the figure's next pass, the picture on hand is the
+    // linear one, whose range reaches below 0: log10 of its corner is NaN, which QPainter's raster
+    // engine must never be handed (it crashed the result view under load).
+    const auto s = test::diagram_study(0.0, 1.0, 11, 5);
+    plot::ResultFigure f(s);
+    f.setResult(
+        result_of(*s, [](std::size_t, std::size_t row) { return 2.0 * std::pow(10.0, double(row) - 2.0); }));
+    const QSize size(220, 300);
+    f.setViewport(PlotRange{{-0.05, 1.05, false}, {-20.0, 220.0, false}}, size);
+    f.refresh();
+    REQUIRE_FALSE(f.image().isNull());
+    REQUIRE(f.imageRange().y.from < 0.0);
+    const PlotRange log_view{{-0.05, 1.05, false}, {1e-3, 1e3, true}};
+    plot::PaintOptions options;
+    QImage canvas(500, 420, QImage::Format_ARGB32_Premultiplied);
+    canvas.fill(options.background);
+    {
+        QPainter painter(&canvas);
+        plot::FigurePainter(f, options)
+            .paint(painter, QRectF(QPointF(0, 0), QSizeF(canvas.size())), log_view);
+    }
+    // the plot area holds no picture: only the background (ticks and labels lie outside it)
+    const plot::FigureLayout l = plot::FigurePainter(f, options)
+                                     .layout(QRectF(QPointF(0, 0), QSizeF(canvas.size())), log_view, &canvas);
+    const QRect inside = l.plot.toAlignedRect().adjusted(3, 3, -3, -3);
+    int painted = 0;
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            painted += canvas.pixel(x, y) != options.background.rgb();
+    CHECK(painted == 0);
+}
+
 TEST_CASE("a log y axis is refused for values <= 0 and for maps", "[plot][log]") {
     const auto s = test::diagram_study(0.0, 1.0, 5, 2);
     plot::ResultFigure f(s);
@@ -272,6 +305,8 @@ TEST_CASE("the result view's log y box toggles the diagram's axis", "[plot][log]
     box->setChecked(true);
     CHECK(result.figure()->logY());
     REQUIRE(test::wait_until([&] { return result.plotView().range().y.log; }, 2000));
+    // the picture follows with the figure's next pass (until then the linear one is not drawn)
+    REQUIRE(test::wait_until([&] { return result.figure()->imageRange().y.log; }, 5000));
     test::save_screenshot(*result.widget(), "plot_log_y_result_view");
     box->setChecked(false);
     CHECK_FALSE(result.figure()->logY());

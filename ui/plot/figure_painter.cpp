@@ -139,9 +139,16 @@ void FigurePainter::paintImage(QPainter& p, const QRectF& plot, const PlotRange&
     const QImage& image = figure_.image();
     if (image.isNull()) return;
     const PlotRange ir = figure_.imageRange();
+    // A picture binned for other axis scales (the view has just turned logarithmic or back) waits for
+    // the figure's next pass: drawn, it would be misplaced, and a linear picture's corner below 0 has
+    // no place on a log axis at all (NaN, which crashed QPainter's raster engine under load).
+    if (ir.x.log != view.x.log || ir.y.log != view.y.log) return;
     // The image's corners in the view; draw only its visible part, without smoothing (crisp cells).
     const QPointF a = toPixel(plot, view, ir.x.from, ir.y.to);
     const QPointF b = toPixel(plot, view, ir.x.to, ir.y.from);
+    // never a NaN or infinite rectangle to QPainter
+    if (!std::isfinite(a.x()) || !std::isfinite(a.y()) || !std::isfinite(b.x()) || !std::isfinite(b.y()))
+        return;
     const QRectF whole = QRectF(a, b).normalized();
     const QRectF visible = whole.intersected(plot);
     if (visible.isEmpty()) return;

@@ -170,7 +170,10 @@ bool FigureGlDrawing::draw(const plot::ResultFigure* figure, const plot::PlotRan
     gl->glViewport(0, 0, pixels.width(), pixels.height());
     gl->glClearColor(base.redF(), base.greenF(), base.blueF(), 1.0f);
     gl->glClear(GL_COLOR_BUFFER_BIT);
-    if (figure && !drawOnGpu(*figure, view, pixels, changed)) {
+    // a host picture binned for other axis scales waits for the figure's next pass (as FigurePainter
+    // does: the view has just turned logarithmic or back)
+    if (figure && !drawOnGpu(*figure, view, pixels, changed) && figure->imageRange().x.log == view.x.log &&
+        figure->imageRange().y.log == view.y.log) {
         upload(*figure);
         const render::DataRect extent = display_rect(figure->imageRange()), shown = display_rect(view);
         if (figure->kind() == plot::FigureKind::Diagram)
