@@ -142,7 +142,7 @@ void FigurePainter::paintImage(QPainter& p, const QRectF& plot, const PlotRange&
     // A picture binned for other axis scales (the view has just turned logarithmic or back) waits for
     // the figure's next pass: drawn, it would be misplaced, and a linear picture's corner below 0 has
     // no place on a log axis at all (NaN, which crashed QPainter's raster engine under load).
-    if (ir.x.log != view.x.log || ir.y.log != view.y.log) return;
+    if (!ir.same_scales(view)) return;
     // The image's corners in the view; draw only its visible part, without smoothing (crisp cells).
     const QPointF a = toPixel(plot, view, ir.x.from, ir.y.to);
     const QPointF b = toPixel(plot, view, ir.x.to, ir.y.from);

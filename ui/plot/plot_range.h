@@ -22,6 +22,9 @@ struct PlotRange {
     AxisRange x;
     AxisRange y;
     bool operator==(const PlotRange&) const = default;
+    // Whether both axes have the same scale (linear or log) as `other`'s: a picture binned for one
+    // range is drawn into a view of the other only then (just after a log toggle it is not).
+    bool same_scales(const PlotRange& other) const { return x.log == other.x.log && y.log == other.y.log; }
 };
 
 } // namespace bif::plot

@@ -172,8 +172,7 @@ bool FigureGlDrawing::draw(const plot::ResultFigure* figure, const plot::PlotRan
     gl->glClear(GL_COLOR_BUFFER_BIT);
     // a host picture binned for other axis scales waits for the figure's next pass (as FigurePainter
     // does: the view has just turned logarithmic or back)
-    if (figure && !drawOnGpu(*figure, view, pixels, changed) && figure->imageRange().x.log == view.x.log &&
-        figure->imageRange().y.log == view.y.log) {
+    if (figure && !drawOnGpu(*figure, view, pixels, changed) && figure->imageRange().same_scales(view)) {
         upload(*figure);
         const render::DataRect extent = display_rect(figure->imageRange()), shown = display_rect(view);
         if (figure->kind() == plot::FigureKind::Diagram)
