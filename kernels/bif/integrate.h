@@ -212,62 +212,76 @@ BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, 
     real ga[E] = {}, yb[N] = {}, gb[E] = {};
     copy_n(s.g, ne, ga);
     real t_lo = s.t, t_hi = t_new;
+    bool found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
+    bool exact_zero = false;
+    BIF_UNROLL
+    for (int k = 0; k < ne; ++k)
+        exact_zero = exact_zero || (m.event_direction(k) == 0 && g_new[k] == real(0));
+    if (!found && !exact_zero) {
+        obs.on_step(view);
+        return StepEnd::Continue;
+    }
     bool fired[E] = {};
     real ya[N] = {};
     copy_n(s.y, n, ya);
     real ta = s.t; // the start of the part of the step not yet shown to the observer
-    // One pass per part of the step, up to the next crossing or to the step's end, so that the
-    // observer, the resets and the move to an event point each have one place here: the step kernel
-    // inlines a copy at every place, and the observer's three and the others' two were much of the
-    // compile of a model with events (tests/bench/NOTES.md, session 19).
-    for (;;) {
-        const bool found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
-        // each crossing event is located inside the bracket [t_lo, t_end] the earlier ones left
+    while (found) {
+        // each crossing event is located inside the bracket [t_lo, t_first] the earlier ones left
         int first = -1;
-        real t_end = found ? t_hi : t_new;
-        for (int k = 0; found && k < ne; ++k) {
+        real t_first = t_hi;
+        for (int k = 0; k < ne; ++k) {
             const real gak = pick(ga, k, ne);
             const real gbk = pick(gb, k, ne);
             if (!event_crossed(m.event_direction(k), gak, gbk)) continue;
             const real tc =
-                locate_crossing(m, view, p, k, t_lo, gak, t_end, gbk, pick(ev.tolerance, k, ne), yb, gb);
-            if (first < 0 || tc < t_end) {
+                locate_crossing(m, view, p, k, t_lo, gak, t_first, gbk, pick(ev.tolerance, k, ne), yb, gb);
+            if (first < 0 || tc < t_first) {
                 first = k;
-                t_end = tc;
+                t_first = tc;
             }
         }
-        if (!found) copy_n(y_new, n, yb);
         view.t0 = ta;
         view.y0 = ya;
-        view.t1 = t_end;
+        view.t1 = t_first;
         view.y1 = yb;
         obs.on_step(view);
-        // At a crossing: the located event, then any other event that crossed by the same point, in
-        // index order. At the step's end: XPPAUT's sign-0 events, g exactly zero there.
+        // the located event, then any other event that crossed by the same point, in index order
         bool changed = false, stop = false;
         for (int k = 0; k < ne; ++k)
             fired[k] = false;
-        for (int j = found ? -1 : 0; j < ne; ++j) {
-            const int k = j < 0 ? first : j;
-            const bool fires = j < 0 || (found ? k != first && event_crossed(m.event_direction(k),
-                                                                             pick(ga, k, ne), pick(gb, k, ne))
-                                               : m.event_direction(k) == 0 && pick(g_new, k, ne) == real(0));
-            if (fires) stop = fire_event(m, s, k, t_end, yb, p, ev.stop_after, changed, fired, obs) || stop;
-        }
+        stop = fire_event(m, s, first, t_first, yb, p, ev.stop_after, changed, fired, obs);
+        for (int k = 0; k < ne; ++k)
+            if (k != first && event_crossed(m.event_direction(k), pick(ga, k, ne), pick(gb, k, ne)))
+                stop = fire_event(m, s, k, t_first, yb, p, ev.stop_after, changed, fired, obs) || stop;
         // after a reset the rest of this step's dense output describes a motion that no longer is
-        if (stop || changed) return commit_event_point(m, st, s, t_end, h, yb, p, stop, fired);
-        if (!found) return StepEnd::Continue;
+        if (stop || changed) return commit_event_point(m, st, s, t_first, h, yb, p, stop, fired);
         // nothing changed: search the rest of this step, comparing with g just past the event
-        ta = t_end;
+        ta = t_first;
         copy_n(yb, n, ya);
         copy_n(gb, ne, ga);
         const real t_later =
-            min_of(t_end + real(100) * epsilon<real>() * (m::fabs(t_end) + m::fabs(h)), t_new);
+            min_of(t_first + real(100) * epsilon<real>() * (m::fabs(t_first) + m::fabs(h)), t_new);
         view.state_at(t_later, yb);
-        look_past_event(m, t_end, h, yb, p, fired, ga);
-        t_lo = t_end;
+        look_past_event(m, t_first, h, yb, p, fired, ga);
+        t_lo = t_first;
         t_hi = t_new;
+        found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
     }
+    view.t0 = ta;
+    view.y0 = ya;
+    view.t1 = t_new;
+    view.y1 = y_new;
+    obs.on_step(view);
+    // XPPAUT's sign-0 events: g exactly zero at the step end
+    bool changed = false, stop = false;
+    copy_n(y_new, n, yb);
+    for (int k = 0; k < ne; ++k)
+        fired[k] = false;
+    for (int k = 0; k < ne; ++k)
+        if (m.event_direction(k) == 0 && pick(g_new, k, ne) == real(0))
+            stop = fire_event(m, s, k, t_new, yb, p, ev.stop_after, changed, fired, obs) || stop;
+    if (stop || changed) return commit_event_point(m, st, s, t_new, h, yb, p, stop, fired);
+    return StepEnd::Continue;
 }
 
 // MPGOS's equilibrium guard: count consecutive steps that end inside some event zone.
