@@ -81,13 +81,20 @@ starting_step(const Model& m, typename Model::real t, const typename Model::real
               typename Model::real span, const SolverSettings<typename Model::real, N>& s) {
     using real = typename Model::real;
     const int n = m.dimension();
-    real zero[Model::num_states];
+    // the three norms share one scale: its reciprocals once, then multiplications (a division on the
+    // GPU is a branch into a slow path that ptxas expands at every one)
+    real inv_sc[Model::num_states];
+    real s0 = real(0), s1 = real(0);
     BIF_UNROLL
-    for (int i = 0; i < Model::num_states; ++i)
-        zero[i] = real(0);
-    const ErrorNorm rms = ErrorNorm::Rms;
-    const real d0 = scaled_error(y, zero, y, n, s, rms);
-    const real d1 = scaled_error(y, zero, f0, n, s, rms);
+    for (int i = 0; i < n; ++i) {
+        inv_sc[i] = real(1) / scale_of(y[i], real(0), s.atol[i], s.rtol[i]);
+        const real a = y[i] * inv_sc[i], b = f0[i] * inv_sc[i];
+        s0 += a * a;
+        s1 += b * b;
+    }
+    const real inv_n = real(1) / real(n);
+    const real d0 = m::sqrt(s0 * inv_n);
+    const real d1 = m::sqrt(s1 * inv_n);
     real h0 = (d0 < real(1e-5) || d1 < real(1e-5)) ? real(1e-6) : real(0.01) * d0 / d1;
     h0 = min_of(h0, span);
     if (s.max_step > real(0)) h0 = min_of(h0, s.max_step);
@@ -97,10 +104,13 @@ starting_step(const Model& m, typename Model::real t, const typename Model::real
     for (int i = 0; i < n; ++i)
         y1[i] = y[i] + h0 * f0[i];
     m.rhs(t + h0, y1, p, f1);
+    real s2 = real(0);
     BIF_UNROLL
-    for (int i = 0; i < n; ++i)
-        f1[i] -= f0[i];
-    const real d2 = scaled_error(y, zero, f1, n, s, rms) / h0;
+    for (int i = 0; i < n; ++i) {
+        const real c = (f1[i] - f0[i]) * inv_sc[i];
+        s2 += c * c;
+    }
+    const real d2 = m::sqrt(s2 * inv_n) / h0;
     const real dmax = max_of(d1, d2);
     const real h1 = dmax <= real(1e-15) ? max_of(real(1e-6), h0 * real(1e-3))
                                         : m::pow(real(0.01) / dmax, real(1) / real(order + 1));
