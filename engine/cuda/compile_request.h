@@ -44,6 +44,14 @@ struct CompileRequest {
     std::vector<std::string> name_expressions;
     bool fast_math = false;                 // --use_fast_math
     std::vector<std::string> extra_options; // e.g. "-lineinfo", "-DBIF_FOO=1"; part of the cache key
+    // Each function compiled apart (-rdc=true) and the result linked by nvJitLink, where that is at
+    // hand and the target is machine code: NVRTC then spreads the functions over its threads, where
+    // it compiles a kernel and all it calls in sequence otherwise (engine/cuda/jit_link_library.h).
+    // max_registers (--maxrregcount, 0: none) must then stand in for a kernel's __launch_bounds__,
+    // which the functions it calls, compiled apart, do not see; a kernel with a tighter bound of its
+    // own must call no function of the module.
+    bool separate_functions = false;
+    int max_registers = 0;
     std::string language_standard = "c++17";
 };
 

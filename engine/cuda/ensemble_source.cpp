@@ -18,6 +18,12 @@ int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t sy
     return int(std::min<std::size_t>(std::size_t(bound), std::max<std::size_t>(3, per_multiprocessor)));
 }
 
+int ensemble_max_registers(int min_blocks) {
+    if (min_blocks <= 0) return 0;
+    const int registers = 65536 / (int(ensemble_threads) * min_blocks) / 8 * 8;
+    return std::min(registers, 255);
+}
+
 std::string ensemble_entry_source(const std::string& model_type, int program, const char* method_tag,
                                   const EnsembleKernelOptions& options) {
     std::string text = "#define BIF_ENSEMBLE_THREADS " + std::to_string(ensemble_threads) + "\n";
@@ -86,6 +92,8 @@ CompileRequest ensemble_request(const std::string& model_source, const std::stri
     if (!switches.empty()) request.parts.push_back({"switches", switches});
     request.parts.push_back({"model", model_source});
     request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag, options)});
+    request.separate_functions = options.separate_functions;
+    request.max_registers = options.separate_functions ? ensemble_max_registers(options.min_blocks) : 0;
     return request;
 }
 
@@ -103,6 +111,7 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     options.shared_parameters = shared_parameter_slots(study);
     options.bounded = study.study.solver.bound > 0;
     options.inline_cold = precision == codegen::Precision::Float;
+    options.separate_functions = !options.inline_cold && !study.model->is_map();
     // a tuning switch for measurements (tests/device/cold-code-round.sh): 0 or 1 overrides the rule
     if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)
         options.outline_math = std::string_view(forced) != "0";

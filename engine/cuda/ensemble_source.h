@@ -68,7 +68,17 @@ struct EnsembleKernelOptions {
     // BIF_ENSEMBLE_SHARED_PARAMETERS: parameter slots with one value for every system of the run
     // (shared_parameter_slots), read from the block in constant memory by the step loop
     std::vector<int> shared_parameters;
+    // Compile the program's functions apart and link them (CompileRequest::separate_functions), the
+    // register bound passed as --maxrregcount (ensemble_max_registers). Set for ODE studies whose
+    // cold parts are out of line: NVRTC then compiles those beside the step kernel. A map's diagram
+    // kernel has a tighter bound of its own, and maps compile quickly anyway.
+    bool separate_functions = false;
 };
+
+// The registers per thread that `min_blocks` blocks of ensemble_threads leave on a multiprocessor
+// (65536 of them, allocated per thread in eights), as ptxas derives them from __launch_bounds__;
+// 0 for no bound.
+int ensemble_max_registers(int min_blocks);
 
 // The measurement switches of the step loops, from the environment (tests/device/compile-trade-round.sh
 // compares the kernels with BEFORE=BIFSCOPE_CUDA_EVERY_STEP_LOOP=1): BIFSCOPE_CUDA_EVERY_STEP_LOOP=1

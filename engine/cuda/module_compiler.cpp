@@ -4,6 +4,7 @@
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/embedded_headers.h"
 #include "engine/cuda/errors.h"
+#include "engine/cuda/jit_link_library.h"
 #include "engine/cuda/nvrtc_library.h"
 #include "engine/cuda/sha256.h"
 
@@ -89,7 +90,18 @@ ModuleCompiler::ModuleCompiler(ModuleCache cache)
     : ModuleCompiler(NvrtcLibrary::instance(), std::move(cache)) {}
 
 ModuleCompiler::ModuleCompiler(const NvrtcLibrary& nvrtc, ModuleCache cache)
-    : nvrtc_(nvrtc), cache_(std::move(cache)) {}
+    : ModuleCompiler(nvrtc, std::move(cache),
+                     &nvrtc == &NvrtcLibrary::instance() ? &JitLinkLibrary::instance() : nullptr) {}
+
+ModuleCompiler::ModuleCompiler(const NvrtcLibrary& nvrtc, ModuleCache cache, const JitLinkLibrary* linker)
+    : nvrtc_(nvrtc), cache_(std::move(cache)), linker_(linker) {}
+
+bool ModuleCompiler::separates(const CompileRequest& request, const Target& target) const {
+    if (!request.separate_functions || target.kind() != CodeKind::Cubin) return false;
+    if (linker_ == nullptr || !linker_->available()) return false;
+    const char* forced = std::getenv("BIFSCOPE_NVRTC_SEPARATE");
+    return !(forced && std::string_view(forced) == "0");
+}
 
 Target ModuleCompiler::target_for(const DeviceInfo& device) const {
     nvrtc_.api(); // throws CudaUnavailable with the reason
@@ -115,10 +127,11 @@ Target ModuleCompiler::oldest_virtual_target() const {
 
 void ModuleCompiler::warm_up(const Target& target) const {
     CompileRequest request;
-    // a transcendental call, so that NVRTC's math library is read too
+    // a transcendental call, so that NVRTC's math library is read too; linked, so that nvJitLink is
     request.parts.push_back(
         {"warm_up", "extern \"C\" __global__ void bif_warm_up(double* x) { x[0] = sin(x[1]); }\n"});
-    (void)ModuleCompiler(nvrtc_, ModuleCache::disabled()).compile(request, target);
+    request.separate_functions = true;
+    (void)ModuleCompiler(nvrtc_, ModuleCache::disabled(), linker_).compile(request, target);
 }
 
 std::string ModuleCompiler::program_text(const CompileRequest& request) {
@@ -142,6 +155,11 @@ std::vector<std::string> ModuleCompiler::options(const CompileRequest& request, 
     if (nvrtc_.version() >= 12080) {
         const char* threads = std::getenv("BIFSCOPE_NVRTC_SPLIT_COMPILE");
         options.emplace_back(std::string("--split-compile=") + (threads && *threads ? threads : "0"));
+    }
+    if (separates(request, target)) {
+        options.emplace_back("-rdc=true");
+        if (request.max_registers > 0)
+            options.push_back("--maxrregcount=" + std::to_string(request.max_registers));
     }
     options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());
     return options;
@@ -219,6 +237,7 @@ CompiledModule ModuleCompiler::compile_uncached(const CompileRequest& request, c
         lowered_names.emplace_back(name, lowered);
     }
     std::string image = program_image(nvrtc_, program.get(), target.kind());
+    if (separates(request, target)) image = linker_->link_cubin(image, target.architecture());
     return CompiledModule(target.kind(), target.architecture(), std::move(image), std::move(lowered_names),
                           std::move(log), key, seconds_since(start), false);
 }

@@ -18,13 +18,17 @@
 
 namespace bif::cuda {
 
+class JitLinkLibrary;
 class NvrtcLibrary;
 struct DeviceInfo;
 
 class ModuleCompiler {
   public:
     explicit ModuleCompiler(ModuleCache cache = ModuleCache::default_location());
+    // `linker` links separately compiled requests (null: each is compiled whole); by default the
+    // process-wide nvJitLink when `nvrtc` is the process-wide NVRTC.
     ModuleCompiler(const NvrtcLibrary& nvrtc, ModuleCache cache);
+    ModuleCompiler(const NvrtcLibrary& nvrtc, ModuleCache cache, const JitLinkLibrary* linker);
 
     // Machine code for the device's architecture when NVRTC supports it; for a device newer than
     // NVRTC knows, PTX of the newest architecture it does (the driver compiles it at load time); for
@@ -39,6 +43,10 @@ class ModuleCompiler {
     // measured on an H100 server: tests/bench/NOTES.md, session 18). A tiny program compiled for
     // `target`, uncached, pays that where an application waits for nothing (while its window opens).
     void warm_up(const Target& target) const;
+    // Whether `request` is compiled as separate functions and linked for `target`: it asks for it,
+    // the target is machine code, nvJitLink is at hand and BIFSCOPE_NVRTC_SEPARATE is not 0 (the
+    // switch the benchmarks compare with).
+    bool separates(const CompileRequest& request, const Target& target) const;
     // Whether compile() would be served from the cache (an entry exists; it is not read or checked).
     bool cached(const CompileRequest& request, const Target& target) const;
 
@@ -56,6 +64,7 @@ class ModuleCompiler {
 
     const NvrtcLibrary& nvrtc_;
     ModuleCache cache_;
+    const JitLinkLibrary* linker_;
 };
 
 } // namespace bif::cuda

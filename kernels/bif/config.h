@@ -32,8 +32,9 @@ namespace bif::m {
 #if defined(__CUDACC_RTC__) || defined(__CUDACC__)
 // BIF_OUTLINE_MATH keeps the transcendental functions out of line (BIF_MATH1T/2T): a double cos is
 // ~220 instructions of inlined code at every call, most of a small model's kernel and of its compile.
+// Declared inline all the same, so that a separately compiled module (-rdc) emits only those called.
 #if defined(BIF_OUTLINE_MATH)
-#define BIF_MATH_LINKAGE BIF_GPU_NOINLINE
+#define BIF_MATH_LINKAGE BIF_GPU_NOINLINE inline
 #else
 #define BIF_MATH_LINKAGE BIF_FORCEINLINE
 #endif

@@ -1,13 +1,17 @@
 // The run-time loaders on any machine: without a driver they report a one-line reason and nothing
-// throws; a fake libcuda (fake_driver.cpp) drives the too-old / no-device / cuInit-error paths.
+// throws; a fake libcuda (fake_driver.cpp) drives the too-old / no-device / cuInit-error paths;
+// NVRTC and nvJitLink are searched for where the toolkit keeps them.
 #include "engine/cuda/context.h"
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/errors.h"
+#include "engine/cuda/jit_link_library.h"
 #include "engine/cuda/nvrtc_library.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 
 using namespace bif::cuda;
 
@@ -128,5 +132,39 @@ TEST_CASE("NVRTC's search starts at the build-time hint and ends with the loader
         CHECK_FALSE(nvrtc.supported_architectures().empty());
     } else {
         CHECK(one_line(nvrtc.unavailable_reason()));
+    }
+}
+
+TEST_CASE("a missing nvJitLink is reported as not found, and linking says so", "[cuda][loader]") {
+    auto linker = JitLinkLibrary::load({"/nonexistent/libnvJitLink.so"}, 13);
+    CHECK_FALSE(linker->available());
+    CHECK(one_line(linker->unavailable_reason()));
+    CHECK(linker->unavailable_reason().rfind("nvJitLink library not found", 0) == 0);
+    CHECK_THROWS_AS(linker->link_cubin("not a cubin", 90), CudaUnavailable);
+}
+
+TEST_CASE("nvJitLink is looked for beside NVRTC first, at NVRTC's major version", "[cuda][loader]") {
+    const NvrtcLibrary& nvrtc = NvrtcLibrary::instance();
+    const std::vector<std::string> candidates = JitLinkLibrary::candidates_for(nvrtc);
+    REQUIRE_FALSE(candidates.empty());
+    CHECK(candidates.back().find('/') == std::string::npos);
+    const JitLinkLibrary& linker = JitLinkLibrary::instance();
+    if (!nvrtc.available()) {
+        CHECK_FALSE(linker.available());
+        return;
+    }
+    const std::string folder = std::filesystem::path(nvrtc.path()).parent_path().string();
+    if (!folder.empty()) CHECK(candidates.front() == folder + "/libnvJitLink.so");
+    const std::string versioned = "libnvJitLink.so." + std::to_string(nvrtc.version() / 1000);
+    CHECK(std::any_of(candidates.begin(), candidates.end(),
+                      [&](const std::string& c) { return c.ends_with(versioned); }));
+    if (linker.available()) {
+        // a relocatable program that is not one: nvJitLink's refusal, not a crash
+        CHECK_THROWS_AS(linker.link_cubin("\x7f"
+                                          "ELF garbage",
+                                          90),
+                        std::runtime_error);
+    } else {
+        CHECK(one_line(linker.unavailable_reason()));
     }
 }

@@ -1,12 +1,17 @@
 // What the CUDA backend tells the kernel headers about a study at compile time: which parameters
 // every system shares (read from constant memory by the step loop, so a wrong entry would silently
-// replace a swept or reset value), the register bound per precision and ensemble size, and the
-// step loops a study compiles.
+// replace a swept or reset value), the register bound per precision and ensemble size, the
+// step loops a study compiles, and which programs compile as separate functions and link.
 #include "engine/cuda/ensemble_source.h"
+#include "engine/cuda/jit_link_library.h"
+#include "engine/cuda/module_compiler.h"
+#include "engine/cuda/nvrtc_library.h"
+#include "engine/ensemble/study_spec.h"
 #include "engine/model/parse.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <memory>
@@ -166,4 +171,89 @@ TEST_CASE("a study compiles only the step loop its method runs", "[cuda][source]
     ::unsetenv("BIFSCOPE_CUDA_EVERY_STEP_LOOP");
     CHECK(every.find("BIF_ENSEMBLE_ADAPTIVE") == std::string::npos);
     CHECK(every.find("BIF_ENSEMBLE_OBSERVES_STEPS") == std::string::npos);
+}
+
+namespace {
+
+std::shared_ptr<const study::ResolvedStudy> example_study(const std::string& name) {
+    auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies/" + name);
+    REQUIRE(read.study);
+    auto resolved =
+        study::resolve_study(*read.study, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies");
+    REQUIRE(resolved.resolved);
+    return resolved.resolved;
+}
+
+// The ELF file type of a cubin: 1 relocatable (NVRTC's -rdc output), 2 executable (loadable).
+int elf_type(const std::string& image) {
+    REQUIRE(image.size() > 18);
+    REQUIRE(image.substr(0, 4) == "\x7f"
+                                  "ELF");
+    return (unsigned char)image[16] | (unsigned char)image[17] << 8;
+}
+
+} // namespace
+
+TEST_CASE("an ODE study's functions are compiled apart under the kernel's register bound", "[cuda][source]") {
+    // ptxas' reading of __launch_bounds__(128, blocks): 65536 registers shared, allocated in eights
+    CHECK(cuda::ensemble_max_registers(7) == 72);
+    CHECK(cuda::ensemble_max_registers(6) == 80);
+    CHECK(cuda::ensemble_max_registers(5) == 96);
+    CHECK(cuda::ensemble_max_registers(3) == 168);
+    CHECK(cuda::ensemble_max_registers(1) == 255);
+    CHECK(cuda::ensemble_max_registers(0) == 0);
+
+    const auto relief = example_study("relief_valve_impacts.json");
+    const cuda::CompileRequest request = cuda::ensemble_request(*relief, codegen::Precision::Double, 0, 7);
+    CHECK(request.separate_functions);
+    CHECK(request.max_registers == 72);
+    // float programs keep their cold parts inline (nothing to compile apart); a map's diagram pass
+    // has a tighter bound of its own than the functions it would call
+    CHECK_FALSE(cuda::ensemble_request(*relief, codegen::Precision::Float, 0, 6).separate_functions);
+    CHECK_FALSE(
+        cuda::ensemble_request(*example_study("logistic_bifurcation.json"), codegen::Precision::Double, 0)
+            .separate_functions);
+}
+
+TEST_CASE("separately compiled study programs link into loadable machine code", "[cuda][source][nvrtc]") {
+    const cuda::NvrtcLibrary& nvrtc = cuda::NvrtcLibrary::instance();
+    if (!nvrtc.available()) {
+        WARN("skipped: " << nvrtc.unavailable_reason());
+        return;
+    }
+    const cuda::ModuleCompiler compiler(cuda::ModuleCache::disabled());
+    const cuda::Target sm90 = cuda::Target::machine_code(90);
+    const cuda::JitLinkLibrary& linker = cuda::JitLinkLibrary::instance();
+    // events with resets (the crossing code out of line), and a right-hand side whose transcendental
+    // functions are out of line: the functions that a 72-register kernel calls, each compiled apart
+    for (const char* name : {"relief_valve_impacts.json", "keller_miksis_expansion_map.json"}) {
+        INFO(name);
+        const auto resolved = example_study(name);
+        const cuda::CompileRequest request = cuda::ensemble_request(
+            *resolved, codegen::Precision::Double, ensemble::SpecStorage(*resolved).program(), 7);
+        REQUIRE(request.separate_functions);
+        CHECK(compiler.separates(request, sm90) == linker.available());
+        CHECK(compiler.separates(request, cuda::Target::virtual_architecture(90)) == false);
+        if (!linker.available()) {
+            WARN("compiled whole: " << linker.unavailable_reason());
+            continue;
+        }
+        const auto options = compiler.options(request, sm90);
+        CHECK(std::find(options.begin(), options.end(), "-rdc=true") != options.end());
+        CHECK(std::find(options.begin(), options.end(), "--maxrregcount=72") != options.end());
+        const cuda::CompiledModule linked = compiler.compile(request, sm90);
+        CHECK(elf_type(linked.image()) == 2);
+        CHECK(linked.image().find("bif_ensemble_advance") != std::string::npos);
+        CHECK(linked.image().find("bif_ensemble_block") != std::string::npos);
+        // what the link turns into that: NVRTC's own relocatable output
+        cuda::CompileRequest unlinked = request;
+        unlinked.separate_functions = false;
+        unlinked.extra_options.push_back("-rdc=true");
+        CHECK(elf_type(compiler.compile(unlinked, sm90).image()) == 1);
+        // without a linker the same request compiles whole
+        const cuda::ModuleCompiler whole(nvrtc, cuda::ModuleCache::disabled(), nullptr);
+        CHECK_FALSE(whole.separates(request, sm90));
+        const auto whole_options = whole.options(request, sm90);
+        CHECK(std::find(whole_options.begin(), whole_options.end(), "-rdc=true") == whole_options.end());
+    }
 }
