@@ -1,5 +1,6 @@
 #include "engine/cuda/cuda_backend.h"
 
+#include "engine/cuda/background_compiles.h"
 #include "engine/cuda/chain_runner.h"
 #include "engine/cuda/device_map.h"
 #include "engine/cuda/device_points.h"
@@ -105,7 +106,7 @@ class CudaBackend : public study::Backend {
             const ModulePlan plan = plan_modules(study);
             const ModuleCompiler compiler;
             for (const Target& target : plan.targets)
-                if (!compiler.cached(plan.request, target)) return false;
+                if (!compiler.cached(first_request(plan, target, compiler), target)) return false;
         } catch (const std::exception&) {
             // run() reports it
         }
@@ -136,11 +137,11 @@ class CudaBackend : public study::Backend {
         std::shared_ptr<std::atomic<bool>> done = std::make_shared<std::atomic<bool>>(false);
         try {
             control.report_progress(0, study.system_count(), "compiling model for the GPU");
-            std::thread([plan = plan_modules(study), done] {
+            std::thread([plan = plan_modules(study), tiered = options_.tiered_compile, done] {
                 try {
                     const ModuleCompiler compiler;
                     for (const Target& target : plan.targets)
-                        compiler.compile(plan.request, target);
+                        compiler.compile(first_request(plan, target, compiler, tiered), target);
                 } catch (const std::exception&) {
                     // run() meets the same failure and reports it
                 }
@@ -440,9 +441,24 @@ class CudaBackend : public study::Backend {
         int min_blocks = 0; // the kernel's register bound (0: none)
     };
     struct ModulePlan : LaunchPlan {
-        CompileRequest request;
+        CompileRequest request; // functions compiled apart where the study's program allows
+        CompileRequest whole;   // the same program compiled as a whole: the faster kernels
         std::vector<Target> targets;
     };
+
+    // The module a run loads first for `target` (CudaBackendOptions::tiered_compile): the separately
+    // compiled one while the whole-program module is not cached, else the whole-program one.
+    static const CompileRequest& first_request(const ModulePlan& plan, const Target& target,
+                                               const ModuleCompiler& compiler, bool tiered) {
+        if (tiered && compiler.separates(plan.request, target) && compiler.cache().enabled() &&
+            !compiler.cached(plan.whole, target))
+            return plan.request;
+        return plan.whole;
+    }
+    const CompileRequest& first_request(const ModulePlan& plan, const Target& target,
+                                        const ModuleCompiler& compiler) const {
+        return first_request(plan, target, compiler, options_.tiered_compile);
+    }
 
     // The devices, precision and register bound of a run, without generating its code.
     LaunchPlan plan_launch(const study::ResolvedStudy& study) const {
@@ -476,7 +492,13 @@ class CudaBackend : public study::Backend {
         static_cast<LaunchPlan&>(plan) = plan_launch(study);
         plan.request =
             ensemble_request(study, plan.precision, ensemble::SpecStorage(study).program(), plan.min_blocks);
-        if (options_.quick_compile) plan.request.extra_options = {"--Ofast-compile=max"};
+        if (options_.quick_compile) {
+            plan.request.extra_options = {"--Ofast-compile=max"};
+            plan.request.separate_functions = false;
+        }
+        plan.whole = plan.request;
+        plan.whole.separate_functions = false;
+        plan.whole.max_registers = 0;
         const ModuleCompiler compiler;
         for (const DeviceInfo& d : plan.devices) {
             const Target target = compiler.target_for(d);
@@ -516,6 +538,7 @@ class CudaBackend : public study::Backend {
         const ModuleCompiler compiler;
         Loaded loaded;
         bool all_cached = true;
+        bool tiered = false;
         try {
             // the contexts are retained while the modules compile or load from the cache
             std::future<std::vector<Context>> contexts =
@@ -523,9 +546,14 @@ class CudaBackend : public study::Backend {
             for (const DeviceInfo& d : plan.devices) {
                 const Target target = compiler.target_for(d);
                 auto found = loaded.modules.find(target.name());
-                if (found == loaded.modules.end())
-                    found =
-                        loaded.modules.emplace(target.name(), compiler.compile(plan.request, target)).first;
+                if (found == loaded.modules.end()) {
+                    const CompileRequest& request = first_request(plan, target, compiler);
+                    found = loaded.modules.emplace(target.name(), compiler.compile(request, target)).first;
+                    if (&request != &plan.whole) {
+                        background_.start(plan.whole, target);
+                        tiered = true;
+                    }
+                }
                 all_cached = all_cached && found->second.from_cache();
             }
             const std::vector<Context> retained = contexts.get();
@@ -541,7 +569,10 @@ class CudaBackend : public study::Backend {
         info.compile_seconds = seconds_since(compile_start);
         info.code_note = std::string(all_cached ? "module cache hit" : "compiled with NVRTC") + ", " +
                          loaded.modules.begin()->first +
-                         (options_.quick_compile ? ", compiled for speed of compiling" : "");
+                         (options_.quick_compile ? ", compiled for speed of compiling" : "") +
+                         (tiered ? ", functions compiled apart (the whole-program module compiles in the "
+                                   "background for later runs)"
+                                 : "");
         return loaded;
     }
 
@@ -586,6 +617,7 @@ class CudaBackend : public study::Backend {
     std::map<int, Context> contexts_;
     std::shared_ptr<study::Backend> quick_;
     std::map<int, std::shared_ptr<const RenderKernels>> render_kernels_;
+    BackgroundCompiles background_; // first destroyed: waits for its compiles
 };
 
 } // namespace

@@ -11,13 +11,17 @@
 
 namespace bif::jobs {
 
-BackendRegistry installed_backends() {
+BackendRegistry installed_backends(BackendUse use) {
     BackendRegistry registry;
 #if BIFSCOPE_HAVE_CPU_BACKEND
     registry.add(bif::cpu::make_cpu_backend());
 #endif
 #if BIFSCOPE_HAVE_CUDA_BACKEND
-    registry.add(bif::cuda::make_cuda_backend());
+    bif::cuda::CudaBackendOptions cuda;
+    cuda.tiered_compile = use == BackendUse::Interactive;
+    registry.add(bif::cuda::make_cuda_backend(cuda));
+#else
+    (void)use;
 #endif
     return registry;
 }

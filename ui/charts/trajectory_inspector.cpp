@@ -22,7 +22,7 @@ constexpr int max_samples = 8001;
 } // namespace
 
 TrajectoryInspector::TrajectoryInspector(QWidget* parent)
-    : QWidget(parent), registry_(jobs::installed_backends()) {
+    : QWidget(parent), registry_(jobs::installed_backends(jobs::BackendUse::Interactive)) {
     system_label_ = new QLabel(tr("No system inspected: click one in a diagram or chart."), this);
     system_label_->setWordWrap(true);
     system_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);

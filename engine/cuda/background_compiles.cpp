@@ -1,0 +1,56 @@
+#include "engine/cuda/background_compiles.h"
+
+#include "engine/cuda/module_compiler.h"
+
+#include <algorithm>
+
+namespace bif::cuda {
+
+BackgroundCompiles::~BackgroundCompiles() {
+    wait();
+}
+
+void BackgroundCompiles::start(CompileRequest request, Target target) {
+    const ModuleCompiler compiler;
+    std::string key = compiler.cache_key(request, target);
+    std::lock_guard lock(mutex_);
+    join_finished();
+    for (const Task& task : tasks_)
+        if (task.key == key) return;
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::thread thread([request = std::move(request), target, done] {
+        try {
+            (void)ModuleCompiler().compile(request, target);
+        } catch (...) {
+            // the next run that needs this module compiles it and reports why it fails
+        }
+        done->store(true);
+    });
+    tasks_.push_back({std::move(key), std::move(done), std::move(thread)});
+}
+
+bool BackgroundCompiles::compiling(const std::string& key) const {
+    std::lock_guard lock(mutex_);
+    return std::any_of(tasks_.begin(), tasks_.end(),
+                       [&](const Task& task) { return task.key == key && !task.done->load(); });
+}
+
+void BackgroundCompiles::wait() {
+    std::vector<Task> tasks;
+    {
+        std::lock_guard lock(mutex_);
+        tasks.swap(tasks_);
+    }
+    for (Task& task : tasks)
+        task.thread.join();
+}
+
+void BackgroundCompiles::join_finished() {
+    auto finished = std::stable_partition(tasks_.begin(), tasks_.end(),
+                                          [](const Task& task) { return !task.done->load(); });
+    for (auto it = finished; it != tasks_.end(); ++it)
+        it->thread.join();
+    tasks_.erase(finished, tasks_.end());
+}
+
+} // namespace bif::cuda

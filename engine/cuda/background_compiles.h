@@ -1,0 +1,47 @@
+// Modules compiled into the disk cache on threads of their own, for later runs to find there. The
+// CUDA backend's tiered compile starts the whole-program module of a study here after a run got
+// going on the quicker separately compiled one (cuda_backend.cpp). The destructor waits for the
+// compiles under way: NVRTC cannot be interrupted, and a thread left running at exit would be
+// inside NVRTC while the process tears it down.
+#pragma once
+
+#include "engine/cuda/compile_request.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace bif::cuda {
+
+class BackgroundCompiles {
+  public:
+    BackgroundCompiles() = default;
+    BackgroundCompiles(const BackgroundCompiles&) = delete;
+    BackgroundCompiles& operator=(const BackgroundCompiles&) = delete;
+    ~BackgroundCompiles();
+
+    // Compiles `request` for `target` into the default module cache, unless a compile of the same
+    // cache key is under way. A failure is dropped: the run that needs the module compiles it again
+    // and reports the error then.
+    void start(CompileRequest request, Target target);
+    // Whether a compile of this key is under way.
+    bool compiling(const std::string& key) const;
+    // Waits for every compile started so far.
+    void wait();
+
+  private:
+    struct Task {
+        std::string key;
+        std::shared_ptr<std::atomic<bool>> done;
+        std::thread thread;
+    };
+    void join_finished(); // with mutex_ held
+
+    mutable std::mutex mutex_;
+    std::vector<Task> tasks_;
+};
+
+} // namespace bif::cuda
