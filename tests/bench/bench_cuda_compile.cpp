@@ -103,6 +103,7 @@ cuda::CompileRequest request_for(const model::Model& model, const Variant& v) {
     // does not); the environment's step-loop switches as for a study
     options.adaptive = true;
     options.one_observed_loop = true;
+    options.separate_functions = !model.is_map(); // double, cold parts out of line
     cuda::apply_step_loop_switches(options);
     if (const char* observes = std::getenv("BENCH_COMPILE_OBSERVES");
         observes && std::string(observes) == "0")

@@ -92,6 +92,10 @@ class BifscopeEnsemble {
         const cuda::ModuleCompiler compiler;
         cuda::CompileRequest request =
             cuda::ensemble_request(*study_, precision, spec_.program(), min_blocks);
+        // the whole-program module that every run after a study's first runs on; BENCH_FIRST_TIER=1:
+        // the separately compiled one a cold study starts on (CudaBackendOptions::tiered_compile)
+        const char* first_tier = std::getenv("BENCH_FIRST_TIER");
+        if (!(first_tier && std::string(first_tier) == "1")) request.separate_functions = false;
         // BENCH_NVRTC_OPTIONS="-DNAME ...": tuning switches of the kernels to time (tests/bench/NOTES.md)
         if (const char* options = std::getenv("BENCH_NVRTC_OPTIONS")) {
             std::istringstream words(options);
