@@ -7,7 +7,9 @@
 namespace bif::cuda {
 
 BackgroundCompiles::~BackgroundCompiles() {
-    wait();
+    std::lock_guard lock(mutex_);
+    for (Task& task : tasks_)
+        task.thread.join();
 }
 
 void BackgroundCompiles::start(CompileRequest request, Target target) {
@@ -27,22 +29,6 @@ void BackgroundCompiles::start(CompileRequest request, Target target) {
         done->store(true);
     });
     tasks_.push_back({std::move(key), std::move(done), std::move(thread)});
-}
-
-bool BackgroundCompiles::compiling(const std::string& key) const {
-    std::lock_guard lock(mutex_);
-    return std::any_of(tasks_.begin(), tasks_.end(),
-                       [&](const Task& task) { return task.key == key && !task.done->load(); });
-}
-
-void BackgroundCompiles::wait() {
-    std::vector<Task> tasks;
-    {
-        std::lock_guard lock(mutex_);
-        tasks.swap(tasks_);
-    }
-    for (Task& task : tasks)
-        task.thread.join();
 }
 
 void BackgroundCompiles::join_finished() {

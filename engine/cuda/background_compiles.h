@@ -27,10 +27,6 @@ class BackgroundCompiles {
     // cache key is under way. A failure is dropped: the run that needs the module compiles it again
     // and reports the error then.
     void start(CompileRequest request, Target target);
-    // Whether a compile of this key is under way.
-    bool compiling(const std::string& key) const;
-    // Waits for every compile started so far.
-    void wait();
 
   private:
     struct Task {
@@ -40,7 +36,7 @@ class BackgroundCompiles {
     };
     void join_finished(); // with mutex_ held
 
-    mutable std::mutex mutex_;
+    std::mutex mutex_;
     std::vector<Task> tasks_;
 };
 

@@ -446,12 +446,17 @@ class CudaBackend : public study::Backend {
         std::vector<Target> targets;
     };
 
-    // The module a run loads first for `target` (CudaBackendOptions::tiered_compile): the separately
-    // compiled one while the whole-program module is not cached, else the whole-program one.
+    // Whether `target` gets a tiered compile (CudaBackendOptions::tiered_compile): the program can be
+    // compiled apart, and a cache takes the whole-program module for later runs.
+    static bool tiers(const ModulePlan& plan, const Target& target, const ModuleCompiler& compiler,
+                      bool tiered) {
+        return tiered && compiler.separates(plan.request, target) && compiler.cache().enabled();
+    }
+    // The module a run loads first for `target`: with tiers(), the separately compiled one while the
+    // whole-program module is not cached; otherwise the whole-program one.
     static const CompileRequest& first_request(const ModulePlan& plan, const Target& target,
                                                const ModuleCompiler& compiler, bool tiered) {
-        if (tiered && compiler.separates(plan.request, target) && compiler.cache().enabled() &&
-            !compiler.cached(plan.whole, target))
+        if (tiers(plan, target, compiler, tiered) && !compiler.cached(plan.whole, target))
             return plan.request;
         return plan.whole;
     }
@@ -547,12 +552,18 @@ class CudaBackend : public study::Backend {
                 const Target target = compiler.target_for(d);
                 auto found = loaded.modules.find(target.name());
                 if (found == loaded.modules.end()) {
-                    const CompileRequest& request = first_request(plan, target, compiler);
-                    found = loaded.modules.emplace(target.name(), compiler.compile(request, target)).first;
-                    if (&request != &plan.whole) {
-                        background_.start(plan.whole, target);
-                        tiered = true;
+                    std::optional<CompiledModule> module;
+                    if (tiers(plan, target, compiler, options_.tiered_compile)) {
+                        module = compiler.cached_module(plan.whole, target);
+                        if (!module) {
+                            module = compiler.compile(plan.request, target);
+                            background_.start(plan.whole, target);
+                            tiered = true;
+                        }
+                    } else {
+                        module = compiler.compile(plan.whole, target);
                     }
+                    found = loaded.modules.emplace(target.name(), std::move(*module)).first;
                 }
                 all_cached = all_cached && found->second.from_cache();
             }

@@ -6,7 +6,7 @@
 // unit, compiled in sequence (tests/bench/NOTES.md, session 21). The link itself takes a few ms.
 //
 // Search order: the folder of the NVRTC library in use, then NVRTC's own candidates
-// (NvrtcLibrary::default_candidates' folders); in each place libnvJitLink.so, .so.13, .so.12. The
+// (NvrtcLibrary::default_candidates' folders); in each place libnvJitLink.so and .so.<NVRTC's major>. The
 // library must have NVRTC's major version: relocatable code of a newer NVRTC is not linked by an
 // older nvJitLink. Loading never throws; unavailable_reason() says why it cannot be used.
 #pragma once

@@ -127,7 +127,8 @@ Target ModuleCompiler::oldest_virtual_target() const {
 
 void ModuleCompiler::warm_up(const Target& target) const {
     CompileRequest request;
-    // a transcendental call, so that NVRTC's math library is read too; linked, so that nvJitLink is
+    // a transcendental call, so that NVRTC's math library is read too; compiled apart and linked, so
+    // that nvJitLink is loaded and has linked once
     request.parts.push_back(
         {"warm_up", "extern \"C\" __global__ void bif_warm_up(double* x) { x[0] = sin(x[1]); }\n"});
     request.separate_functions = true;
@@ -179,14 +180,27 @@ std::string ModuleCompiler::cache_key(const CompileRequest& request, const Targe
     return hash.hex_digest();
 }
 
+std::optional<CompiledModule> ModuleCompiler::from_cache(const std::string& key, const Target& target,
+                                                         std::chrono::steady_clock::time_point start) const {
+    auto cached = cache_.load(key);
+    if (!cached || cached->kind != target.kind()) return std::nullopt;
+    return CompiledModule(cached->kind, cached->architecture, std::move(cached->image),
+                          std::move(cached->lowered_names), std::move(cached->log), key, seconds_since(start),
+                          true);
+}
+
+std::optional<CompiledModule> ModuleCompiler::cached_module(const CompileRequest& request,
+                                                            const Target& target) const {
+    nvrtc_.api();
+    const auto start = std::chrono::steady_clock::now();
+    return from_cache(cache_key(request, target), target, start);
+}
+
 CompiledModule ModuleCompiler::compile(const CompileRequest& request, const Target& target) const {
     nvrtc_.api();
     const auto start = std::chrono::steady_clock::now();
     const std::string key = cache_key(request, target);
-    if (auto cached = cache_.load(key); cached && cached->kind == target.kind())
-        return CompiledModule(cached->kind, cached->architecture, std::move(cached->image),
-                              std::move(cached->lowered_names), std::move(cached->log), key,
-                              seconds_since(start), true);
+    if (std::optional<CompiledModule> cached = from_cache(key, target, start)) return std::move(*cached);
     CompiledModule module = compile_uncached(request, target, key);
     cache_.store(key, CacheEntry{module.kind(), module.architecture(), module.image(), module.lowered_names(),
                                  module.log()});

@@ -13,6 +13,8 @@
 #include "engine/cuda/compile_request.h"
 #include "engine/cuda/module_cache.h"
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,8 @@ class ModuleCompiler {
     Target oldest_virtual_target() const;
 
     CompiledModule compile(const CompileRequest& request, const Target& target) const;
+    // The module from the cache, or nothing where compile() would have to compile it.
+    std::optional<CompiledModule> cached_module(const CompileRequest& request, const Target& target) const;
     // NVRTC's first compile in a process costs ~0.1 s more than later ones (its own start-up,
     // measured on an H100 server: tests/bench/NOTES.md, session 18). A tiny program compiled for
     // `target`, uncached, pays that where an application waits for nothing (while its window opens).
@@ -59,6 +63,8 @@ class ModuleCompiler {
     const NvrtcLibrary& nvrtc() const { return nvrtc_; }
 
   private:
+    std::optional<CompiledModule> from_cache(const std::string& key, const Target& target,
+                                             std::chrono::steady_clock::time_point start) const;
     CompiledModule compile_uncached(const CompileRequest& request, const Target& target,
                                     const std::string& key) const;
 

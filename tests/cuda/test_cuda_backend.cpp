@@ -41,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <unistd.h>
@@ -83,6 +84,32 @@ void shrink(study::Study& s) {
     }
     s.precision = study::PrecisionChoice::Double;
 }
+
+// A module cache of the test's own (BIFSCOPE_CUDA_CACHE_DIR) while it lives, so that the first
+// compile is cold; the variable is restored and the folder removed however the test ends.
+class OwnModuleCache {
+  public:
+    explicit OwnModuleCache(const std::string& name)
+        : dir_(std::filesystem::temp_directory_path() / (name + "-" + std::to_string(getpid()))) {
+        std::filesystem::remove_all(dir_);
+        if (const char* old = std::getenv("BIFSCOPE_CUDA_CACHE_DIR")) saved_ = old;
+        setenv("BIFSCOPE_CUDA_CACHE_DIR", dir_.c_str(), 1);
+    }
+    OwnModuleCache(const OwnModuleCache&) = delete;
+    OwnModuleCache& operator=(const OwnModuleCache&) = delete;
+    ~OwnModuleCache() {
+        if (saved_)
+            setenv("BIFSCOPE_CUDA_CACHE_DIR", saved_->c_str(), 1);
+        else
+            unsetenv("BIFSCOPE_CUDA_CACHE_DIR");
+        std::error_code ignored;
+        std::filesystem::remove_all(dir_, ignored);
+    }
+
+  private:
+    std::filesystem::path dir_;
+    std::optional<std::string> saved_;
+};
 
 study::Result run_on(study::Backend& backend, const study::ResolvedStudy& r) {
     std::atomic<bool> cancel{false};
@@ -362,13 +389,7 @@ TEST_CASE("prepare() makes the backend ready; its quick build agrees with the op
     const auto resolved =
         study::resolve_study(*read.study, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies").resolved;
     REQUIRE(resolved);
-    // a cache of its own: the first compile of this process is cold
-    const auto cache =
-        std::filesystem::temp_directory_path() / ("bifscope-test-prepare-" + std::to_string(getpid()));
-    std::filesystem::remove_all(cache);
-    const char* old_cache = std::getenv("BIFSCOPE_CUDA_CACHE_DIR");
-    const std::string saved = old_cache ? old_cache : "";
-    setenv("BIFSCOPE_CUDA_CACHE_DIR", cache.c_str(), 1);
+    const OwnModuleCache cache("bifscope-test-prepare");
     auto gpu = cuda::make_cuda_backend();
     CHECK_FALSE(gpu->ready(*resolved));
     std::atomic<bool> cancel{false};
@@ -396,11 +417,6 @@ TEST_CASE("prepare() makes the backend ready; its quick build agrees with the op
     std::printf("quick build: %zu of %zu periodic systems agree\n", agreeing, periodic_systems);
     CHECK(periodic_systems == optimised.system_count);
     CHECK(agreeing == periodic_systems);
-    if (old_cache)
-        setenv("BIFSCOPE_CUDA_CACHE_DIR", saved.c_str(), 1);
-    else
-        unsetenv("BIFSCOPE_CUDA_CACHE_DIR");
-    std::filesystem::remove_all(cache);
 }
 
 TEST_CASE("a cold study runs on separately compiled functions first, then on the whole-program module",
@@ -414,12 +430,7 @@ TEST_CASE("a cold study runs on separately compiled functions first, then on the
     const auto resolved =
         study::resolve_study(*read.study, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies").resolved;
     REQUIRE(resolved);
-    const auto cache =
-        std::filesystem::temp_directory_path() / ("bifscope-test-tiered-" + std::to_string(getpid()));
-    std::filesystem::remove_all(cache);
-    const char* old_cache = std::getenv("BIFSCOPE_CUDA_CACHE_DIR");
-    const std::string saved = old_cache ? old_cache : "";
-    setenv("BIFSCOPE_CUDA_CACHE_DIR", cache.c_str(), 1);
+    const OwnModuleCache cache("bifscope-test-tiered");
     const bool links = cuda::JitLinkLibrary::instance().available();
     study::Result first;
     {
@@ -448,11 +459,6 @@ TEST_CASE("a cold study runs on separately compiled functions first, then on the
         same += equal ? 1 : 0;
     }
     CHECK(same == first.system_count);
-    if (old_cache)
-        setenv("BIFSCOPE_CUDA_CACHE_DIR", saved.c_str(), 1);
-    else
-        unsetenv("BIFSCOPE_CUDA_CACHE_DIR");
-    std::filesystem::remove_all(cache);
 }
 
 TEST_CASE("continuation chains run one per GPU thread and agree with the CPU's chains",

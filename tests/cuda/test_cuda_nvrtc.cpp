@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 using namespace bif::cuda;
 using bif::cuda::testing::contract_request;
@@ -185,9 +186,15 @@ TEST_CASE("the module cache: miss, hit, changed source or options, damaged entry
     const Target target = compiler.target_for(device);
     const CompileRequest request = contract_request(test_file("hand_lorenz.h"), "HandLorenz<double>");
 
+    CHECK_FALSE(compiler.cached_module(request, target).has_value());
     const CompiledModule cold = compiler.compile(request, target);
     CHECK_FALSE(cold.from_cache());
     CHECK(std::filesystem::exists(compiler.cache().entry_path(cold.key())));
+    // what compile() would take from the cache, without compiling where it could not
+    const std::optional<CompiledModule> looked_up = compiler.cached_module(request, target);
+    REQUIRE(looked_up.has_value());
+    CHECK(looked_up->from_cache());
+    CHECK(looked_up->image() == cold.image());
 
     const CompiledModule warm = compiler.compile(request, target);
     CHECK(warm.from_cache());

@@ -7,7 +7,8 @@
 namespace bif::ui {
 
 StudyRunner::StudyRunner(QObject* parent)
-    : QObject(parent), registry_(jobs::installed_backends(jobs::BackendUse::Interactive)), stand_in_(jobs::evaluator_stand_in()) {
+    : QObject(parent), registry_(jobs::installed_backends(jobs::BackendUse::Interactive)),
+      stand_in_(jobs::evaluator_stand_in()) {
     qRegisterMetaType<bif::study::Progress>();
     qRegisterMetaType<std::shared_ptr<const bif::jobs::ResultBlock>>();
     qRegisterMetaType<std::shared_ptr<const bif::study::Result>>();
