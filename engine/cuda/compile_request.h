@@ -52,6 +52,9 @@ struct CompileRequest {
     // own must call no function of the module.
     bool separate_functions = false;
     int max_registers = 0;
+    // Options added only where the functions are compiled apart, e.g. a define that outlines more of
+    // a kernel where the functions it calls compile in parallel with it; part of the cache key then.
+    std::vector<std::string> separate_options;
     std::string language_standard = "c++17";
 };
 

@@ -34,11 +34,12 @@ struct CudaBackendOptions {
     // quick_stand_in() is this backend, for preview passes while the optimised module compiles.
     bool quick_compile = false;
     // Tiered compile: a study whose whole-program module is not cached runs on a module compiled as
-    // separate functions (CompileRequest::separate_functions: 20-30% less cold compile on a 16-core
-    // H100 server, kernels 1-10% slower and up to 85% for a period map with exponents,
-    // tests/bench/NOTES.md, session 21), while the whole-program module compiles in the background
-    // into the cache for every later run. The backend's destructor waits for that compile, so a
-    // program that runs one study and exits leaves it off (jobs::BackendUse).
+    // separate functions with the step loop's rare paths out of line (CompileRequest::separate_functions,
+    // EnsembleKernelOptions::outline_rare: 25-40% less cold compile on a 16-core H100 server than the
+    // whole program, kernels 1-20% slower and up to 95% for a period map with exponents, results
+    // equal to a few roundings; tests/bench/NOTES.md, sessions 21-22), while the whole-program
+    // module compiles in the background into the cache for every later run. The backend's destructor waits
+    // for that compile, so a program that runs one study and exits leaves it off (jobs::BackendUse).
     bool tiered_compile = false;
 };
 

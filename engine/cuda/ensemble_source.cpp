@@ -94,6 +94,7 @@ CompileRequest ensemble_request(const std::string& model_source, const std::stri
     request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag, options)});
     request.separate_functions = options.separate_functions;
     request.max_registers = options.separate_functions ? ensemble_max_registers(options.min_blocks) : 0;
+    if (options.separate_functions && options.outline_rare) request.separate_options = {"-DBIF_OUTLINE_RARE"};
     return request;
 }
 
@@ -128,6 +129,8 @@ void apply_step_loop_switches(EnsembleKernelOptions& options) {
     }
     if (const char* one = std::getenv("BIFSCOPE_CUDA_ONE_OBSERVED_LOOP"); one && std::string_view(one) == "0")
         options.one_observed_loop = false;
+    if (const char* rare = std::getenv("BIFSCOPE_CUDA_OUTLINE_RARE"); rare && std::string_view(rare) == "0")
+        options.outline_rare = false;
 }
 
 std::vector<int> shared_parameter_slots(const study::ResolvedStudy& study) {

@@ -73,6 +73,11 @@ struct EnsembleKernelOptions {
     // cold parts are out of line: NVRTC then compiles those beside the step kernel. A map's diagram
     // kernel has a tighter bound of its own, and maps compile quickly anyway.
     bool separate_functions = false;
+    // With separate_functions, BIF_OUTLINE_RARE (bif/config.h) in the separately compiled module only
+    // (CompileRequest::separate_options): the step loop's rare paths (the start of an interval,
+    // located event crossings) become functions compiled beside the step kernel. A first-tier module
+    // trades some kernel speed for that compile time; the whole-program module keeps them inlined.
+    bool outline_rare = true;
 };
 
 // The registers per thread that `min_blocks` blocks of ensemble_threads leave on a multiprocessor
@@ -83,7 +88,8 @@ int ensemble_max_registers(int min_blocks);
 // The measurement switches of the step loops, from the environment (tests/device/compile-trade-round.sh
 // compares the kernels with BEFORE=BIFSCOPE_CUDA_EVERY_STEP_LOOP=1): BIFSCOPE_CUDA_EVERY_STEP_LOOP=1
 // compiles every loop the kernel may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and
-// BIF_ENSEMBLE_OBSERVES_STEPS 2; BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop.
+// BIF_ENSEMBLE_OBSERVES_STEPS 2; BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop;
+// BIFSCOPE_CUDA_OUTLINE_RARE=0 keeps the rare paths inlined in a separately compiled module too.
 void apply_step_loop_switches(EnsembleKernelOptions& options);
 
 // The lines after the model: the kernels for `program` (bif::ensemble::ProgramCode) and

@@ -5,6 +5,10 @@
 //                 on their own, so a rarely taken path does not push a hot loop into local memory;
 //   BIF_NOINLINE  kept out of line by every compiler: the huge straight-line functions of big
 //                 generated models, which inlined into each call site cost minutes of compiling;
+//   BIF_RARE      a rarely taken path of the step loop, out of line on the GPU only where the
+//                 backend defines BIF_OUTLINE_RARE: in a module whose functions NVRTC compiles
+//                 apart and in parallel (the app's first tier), where a smaller step kernel
+//                 compiles sooner; inlined otherwise, where it costs the loop nothing;
 //   bif::m::...   overloads of the math functions for float and double, so that a float model
 //                 calls sinf and never silently promotes to double (MPGOS's float kernels ran in
 //                 FP64 because of exactly that).
@@ -17,12 +21,18 @@
 #define BIF_FORCEINLINE __forceinline__
 #define BIF_GPU_NOINLINE __noinline__
 #define BIF_NOINLINE __noinline__
+#if defined(BIF_OUTLINE_RARE)
+#define BIF_RARE __noinline__
+#else
+#define BIF_RARE
+#endif
 #else
 #define BIF_HD
 #define BIF_DEVICE
 #define BIF_FORCEINLINE inline __attribute__((always_inline))
 #define BIF_GPU_NOINLINE
 #define BIF_NOINLINE __attribute__((noinline))
+#define BIF_RARE
 #include <cmath>
 #endif
 

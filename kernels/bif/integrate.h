@@ -78,6 +78,16 @@ struct NoObserver {
     BIF_HD void on_event(const Hit&) {}
 };
 
+// Whether the BIF_RARE paths are calls (bif/config.h). A call's pointer arguments put what they
+// point at in local memory for the whole kernel, so the step loop's own state goes to a rare path
+// as copies made on that path, and what it changed is copied back: the loop keeps its registers.
+// Observers keep what they gather behind references, so the rare path may use a copy of one.
+#if (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && defined(BIF_OUTLINE_RARE)
+inline constexpr bool rare_paths_outlined = true;
+#else
+inline constexpr bool rare_paths_outlined = false;
+#endif
+
 // One accepted step (or the part of it between two events) as observers see it.
 template <class Model, class Stepper>
 struct StepView {
@@ -197,31 +207,24 @@ BIF_HD StepEnd commit_event_point(const Model& m, Stepper& st, SystemState<Model
 // event that changed nothing the rest of it, is searched part by part (bracket_first_crossing):
 // every event that crossed within the first part that shows a crossing is located there, each in
 // the bracket left by the previous ones, so the earliest crossing ends the bracket.
+// The crossings process_step found in the step (found: some part of it, [t_lo, t_hi], shows one;
+// otherwise some sign-0 event is exactly 0 at its end), in time order: located, shown to the
+// observer, fired. A function of its own under BIF_OUTLINE_RARE (bif/config.h).
 template <class Model, class Stepper, class Observer>
-BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
-                            typename Model::real h, typename Model::real t_new,
-                            const typename Model::real* y_new, typename Model::real* g_new,
-                            const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
+BIF_HD BIF_RARE StepEnd process_crossings(const Model& m, Stepper& st, SystemState<Model>& s,
+                                          typename Model::real* p, typename Model::real h,
+                                          typename Model::real t_new, const typename Model::real* y_new,
+                                          typename Model::real* g_new,
+                                          const EventSettings<typename Model::real, Model::num_events>& ev,
+                                          Observer& obs, bool found, typename Model::real t_lo,
+                                          typename Model::real t_hi, typename Model::real* ga,
+                                          typename Model::real* yb, typename Model::real* gb) {
     using real = typename Model::real;
     constexpr int N = Model::num_states;
     constexpr int E = capacity(Model::num_events);
     const int n = m.dimension();
     const int ne = m.event_count();
     StepView<Model, Stepper> view{m, st, p, s.t, h, s.y, y_new, t_new, s.t, t_new, s.y, y_new};
-    m.events(t_new, y_new, p, g_new);
-    // ga: the event values at t_lo, the start of the part searched; yb, gb: at its end t_hi
-    real ga[E] = {}, yb[N] = {}, gb[E] = {};
-    copy_n(s.g, ne, ga);
-    real t_lo = s.t, t_hi = t_new;
-    bool found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
-    bool exact_zero = false;
-    BIF_UNROLL
-    for (int k = 0; k < ne; ++k)
-        exact_zero = exact_zero || (m.event_direction(k) == 0 && g_new[k] == real(0));
-    if (!found && !exact_zero) {
-        obs.on_step(view);
-        return StepEnd::Continue;
-    }
     bool fired[E] = {};
     real ya[N] = {};
     copy_n(s.y, n, ya);
@@ -283,6 +286,60 @@ BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, 
             stop = fire_event(m, s, k, t_new, yb, p, ev.stop_after, changed, fired, obs) || stop;
     if (stop || changed) return commit_event_point(m, st, s, t_new, h, yb, p, stop, fired);
     return StepEnd::Continue;
+}
+
+// Event handling for the accepted step [s.t, t_new] from s.y to y_new. On Continue, g_new holds
+// the event values at t_new; otherwise s has been moved to the event point. The step, and after an
+// event that changed nothing the rest of it, is searched part by part (bracket_first_crossing):
+// every event that crossed within the first part that shows a crossing is located there, each in
+// the bracket left by the previous ones, so the earliest crossing ends the bracket.
+template <class Model, class Stepper, class Observer>
+BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real* p,
+                            typename Model::real h, typename Model::real t_new,
+                            const typename Model::real* y_new, typename Model::real* g_new,
+                            const EventSettings<typename Model::real, Model::num_events>& ev, Observer& obs) {
+    using real = typename Model::real;
+    constexpr int N = Model::num_states;
+    constexpr int E = capacity(Model::num_events);
+    const int ne = m.event_count();
+    StepView<Model, Stepper> view{m, st, p, s.t, h, s.y, y_new, t_new, s.t, t_new, s.y, y_new};
+    m.events(t_new, y_new, p, g_new);
+    // ga: the event values at t_lo, the start of the part searched; yb, gb: at its end t_hi
+    real ga[E] = {}, yb[N] = {}, gb[E] = {};
+    copy_n(s.g, ne, ga);
+    real t_lo = s.t, t_hi = t_new;
+    const bool found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
+    bool exact_zero = false;
+    BIF_UNROLL
+    for (int k = 0; k < ne; ++k)
+        exact_zero = exact_zero || (m.event_direction(k) == 0 && g_new[k] == real(0));
+    if (!found && !exact_zero) {
+        obs.on_step(view);
+        return StepEnd::Continue;
+    }
+    if constexpr (rare_paths_outlined) {
+        const int n = m.dimension();
+        const int np = m.param_slot_count();
+        SystemState<Model> s_c = s;
+        Stepper st_c = st;
+        Observer obs_c = obs;
+        const EventSettings<real, Model::num_events> ev_c = ev;
+        real p_c[capacity(Model::num_param_slots)], y_c[N], g_c[E], ga_c[E], yb_c[N], gb_c[E];
+        copy_n(p, np, p_c);
+        copy_n(y_new, n, y_c);
+        copy_n(g_new, ne, g_c);
+        copy_n(ga, ne, ga_c);
+        copy_n(yb, n, yb_c);
+        copy_n(gb, ne, gb_c);
+        const StepEnd end = process_crossings(m, st_c, s_c, p_c, h, t_new, y_c, g_c, ev_c, obs_c, found, t_lo,
+                                              t_hi, ga_c, yb_c, gb_c);
+        s = s_c;
+        st = st_c;
+        copy_n(p_c, np, p);
+        return end;
+    } else {
+        return process_crossings(m, st, s, p, h, t_new, y_new, g_new, ev, obs, found, t_lo, t_hi, ga, yb, gb);
+    }
 }
 
 // MPGOS's equilibrium guard: count consecutive steps that end inside some event zone.
@@ -351,6 +408,29 @@ BIF_HD BIF_FORCEINLINE bool beyond_bound_flag(const SolverSettings<Real, N>& set
 
 } // namespace detail
 
+namespace detail {
+
+// What integrate_begin finds missing at the start of an interval: the stepper's first derivatives,
+// the event values, the step size.
+template <class Model, class Stepper>
+BIF_HD BIF_RARE Status start_steps(const Model& m, Stepper& st, SystemState<Model>& s,
+                                   const typename Model::real* p, typename Model::real t_end,
+                                   const SolverSettings<typename Model::real, Model::num_states>& set) {
+    using real = typename Model::real;
+    if (!st.ready && !st.start(m, s.t, s.y, p)) return finish(s, Status::NonFinite);
+    if (!s.events_ready) {
+        m.events(s.t, s.y, p, s.g);
+        s.events_ready = true;
+    }
+    if (!(s.h > real(0)))
+        s.h = set.initial_step > real(0)
+                  ? set.initial_step
+                  : starting_step(m, s.t, s.y, p, st.f0, Stepper::order, t_end - s.t, set);
+    return Status::Running;
+}
+
+} // namespace detail
+
 // The first part of integrate(): derivatives, event values and the step size where they are not
 // known yet. Returns Status::Running when the steps may follow (integrate_steps), otherwise the
 // status the call ends with.
@@ -362,16 +442,20 @@ BIF_HD Status integrate_begin(const Model& m, Stepper& st, SystemState<Model>& s
     if (is_final(s.status)) return s.status;
     if (detail::beyond_bound(set, s.y, m.dimension())) return detail::finish(s, Status::Escaped);
     s.status = Status::Running;
-    if (!st.ready && !st.start(m, s.t, s.y, p)) return detail::finish(s, Status::NonFinite);
-    if (!s.events_ready) {
-        m.events(s.t, s.y, p, s.g);
-        s.events_ready = true;
+    if (st.ready && s.events_ready && s.h > real(0)) return Status::Running;
+    if constexpr (rare_paths_outlined) {
+        SystemState<Model> s_c = s;
+        Stepper st_c = st;
+        real p_c[capacity(Model::num_param_slots)];
+        copy_n(p, m.param_slot_count(), p_c);
+        const SolverSettings<real, Model::num_states> set_c = set;
+        const Status r = detail::start_steps(m, st_c, s_c, p_c, t_end, set_c);
+        s = s_c;
+        st = st_c;
+        return r;
+    } else {
+        return detail::start_steps(m, st, s, p, t_end, set);
     }
-    if (!(s.h > real(0)))
-        s.h = set.initial_step > real(0)
-                  ? set.initial_step
-                  : starting_step(m, s.t, s.y, p, st.f0, Stepper::order, t_end - s.t, set);
-    return Status::Running;
 }
 
 namespace detail {

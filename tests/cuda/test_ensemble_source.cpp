@@ -207,6 +207,13 @@ TEST_CASE("an ODE study's functions are compiled apart under the kernel's regist
     const cuda::CompileRequest request = cuda::ensemble_request(*relief, codegen::Precision::Double, 0, 7);
     CHECK(request.separate_functions);
     CHECK(request.max_registers == 72);
+    // the step loop's rare paths out of line in the separately compiled module only
+    CHECK(request.separate_options == std::vector<std::string>{"-DBIF_OUTLINE_RARE"});
+    cuda::EnsembleKernelOptions inlined;
+    inlined.separate_functions = true;
+    inlined.outline_rare = false;
+    CHECK(cuda::ensemble_request("struct BifModel;", "BifModel", 0, "Rkck45", inlined)
+              .separate_options.empty());
     // float programs keep their cold parts inline (nothing to compile apart); a map's diagram pass
     // has a tighter bound of its own than the functions it would call
     CHECK_FALSE(cuda::ensemble_request(*relief, codegen::Precision::Float, 0, 6).separate_functions);
@@ -241,10 +248,13 @@ TEST_CASE("separately compiled study programs link into loadable machine code", 
         const auto options = compiler.options(request, sm90);
         CHECK(std::find(options.begin(), options.end(), "-rdc=true") != options.end());
         CHECK(std::find(options.begin(), options.end(), "--maxrregcount=72") != options.end());
+        CHECK(std::find(options.begin(), options.end(), "-DBIF_OUTLINE_RARE") != options.end());
         const cuda::CompiledModule linked = compiler.compile(request, sm90);
         CHECK(elf_type(linked.image()) == 2);
         CHECK(linked.image().find("bif_ensemble_advance") != std::string::npos);
         CHECK(linked.image().find("bif_ensemble_block") != std::string::npos);
+        // both studies' sections are events: their crossings are handled by a function of its own
+        CHECK(linked.image().find("process_crossings") != std::string::npos);
         // what the link turns into that: NVRTC's own relocatable output
         cuda::CompileRequest unlinked = request;
         unlinked.separate_functions = false;
@@ -255,5 +265,7 @@ TEST_CASE("separately compiled study programs link into loadable machine code", 
         CHECK_FALSE(whole.separates(request, sm90));
         const auto whole_options = whole.options(request, sm90);
         CHECK(std::find(whole_options.begin(), whole_options.end(), "-rdc=true") == whole_options.end());
+        CHECK(std::find(whole_options.begin(), whole_options.end(), "-DBIF_OUTLINE_RARE") ==
+              whole_options.end());
     }
 }
