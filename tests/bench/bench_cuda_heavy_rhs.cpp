@@ -1,8 +1,9 @@
 // The kernels of models whose right-hand sides are mostly transcendental calls (Hodgkin-Huxley:
 // 8 exp per evaluation; Keller-Miksis: a pow, two sin, two cos), as the backend compiles them
-// (engine/cuda/ensemble_source.h: out-of-line math), and of the app's Duffing period map with a
-// step accessory. Their cold compile (bench_cuda_compile) is traded against this kernel time
-// whenever a compile option changes (issue #10): run it once per variant (a BIFSCOPE_CUDA_* or
+// (engine/cuda/ensemble_source.h: out-of-line math), of the app's Duffing period map with a
+// step accessory, and of the MPGOS relief valve, whose impacts are model events with a reset (the
+// event-crossing path of the step loop). Their cold compile (bench_cuda_compile) is traded against this
+// kernel time whenever a compile option changes (issue #10): run it once per variant (a BIFSCOPE_CUDA_* or
 // BIFSCOPE_NVRTC_* switch, or BENCH_NVRTC_OPTIONS) and compare the lines; the checksum shows
 // whether the results changed. Median of 3 after a warm-up, CUDA events. Exits 77 without a GPU.
 // BENCH_HEAVY_SYSTEMS=N: systems per study (default 2^16).
@@ -62,6 +63,21 @@ std::string duffing_period_map(std::size_t n) {
       "solver": {"method": "dopri5", "rtol": 1e-8, "atol": 1e-8, "initial_step": 1e-2}, "precision": "double"})";
 }
 
+// The relief valve's impact diagram (resources/studies/relief_valve_impacts.json, shorter): an
+// impact (event with a reset) in most periods of the oscillating valves, and event sections.
+std::string relief_valve_diagram(std::size_t n) {
+    return R"({"bifscope_study": 1, "model": {"path": "../models/relief_valve.ode"},
+      "parameters": {"kappa": 1.25, "delta": 10, "beta": 20, "r": 0.8},
+      "sweep": [{"parameter": "q", "from": 0.2, "to": 10, "count": )" +
+           std::to_string(n) + R"(}],
+      "analysis": {"kind": "bifurcation",
+                   "section": {"kind": "event", "condition": "y2", "direction": "falling", "max_time_between": 100},
+                   "transient_sections": 64, "recorded_sections": 32,
+                   "record": [{"expression": "y1", "name": "max y1"},
+                              {"expression": "y1", "name": "min y1", "value": "min_between"}]},
+      "solver": {"method": "rkck45", "rtol": 1e-10, "atol": 1e-10, "initial_step": 1e-3}, "precision": "double"})";
+}
+
 // Sum of the finite outputs and the systems that ended well: equal across variants whose kernels
 // compute the same thing.
 void report(const char* name, bench::BifscopeEnsemble& bifscope) {
@@ -100,6 +116,9 @@ int main() {
         bench::BifscopeEnsemble map(context, bench::resolve_json(duffing_period_map(n)),
                                     codegen::Precision::Double);
         report("duffing-map", map);
+        bench::BifscopeEnsemble relief(context, bench::resolve_json(relief_valve_diagram(n)),
+                                       codegen::Precision::Double);
+        report("relief-valve", relief);
     } catch (const std::exception& e) {
         std::printf("FAILED: %s\n", e.what());
         return 1;

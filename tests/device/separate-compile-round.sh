@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Separate compilation (-rdc and nvJitLink, engine/cuda/jit_link_library.h) against whole-program
+# The first tier's compile (-rdc and nvJitLink, engine/cuda/jit_link_library.h) against whole-program
 # compiles, in one machine start (issue #10), from the repository root with .device/ carried:
 #   bash tests/device/separate-compile-round.sh
-# Separate (1) and whole (0) interleaved: cold compiles of every bundled model (RUNS times the small
-# ones, Pleiades once; BIFSCOPE_NVRTC_SEPARATE), the kernel benchmarks (KERNELS; BENCH_FIRST_TIER),
-# the relief valve and bouncing ball studies through bifscope-cli (tests/device/study-switch-round.sh:
-# with separate compiles allowed, the cold run is the tiered compile's first module and the later
-# ones the whole-program module it left in the cache); the GPU tests in TESTS first. The driver's
-# JIT cache is off. Logs to $OUT; the table last.
+# SETTINGS="label:VAR=value VAR=value;...": the environments compared, interleaved, in every run
+# (default: separate, the first tier as the app compiles it, against whole; for example
+# "rare:;inlined:BIFSCOPE_CUDA_OUTLINE_RARE=0;whole:BIFSCOPE_NVRTC_SEPARATE=0"). Under each: cold
+# compiles of every bundled model (RUNS times the small ones, Pleiades once unless SKIP_PLEIADES),
+# the kernel benchmarks (KERNELS) on their first-tier module (BENCH_FIRST_TIER=1: whole-program where
+# the setting compiles whole). Then the relief valve and bouncing ball studies through bifscope-cli
+# under BIFSCOPE_NVRTC_SEPARATE 1 and 0 (tests/device/study-switch-round.sh); the GPU tests in TESTS
+# first. The driver's JIT cache is off. Logs to $OUT; the table last.
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/build-separate-compile-logs}
@@ -21,6 +23,15 @@ runs=${RUNS:-3}
 kernels=${KERNELS-"bench_cuda_heavy_rhs bench_cuda_duffing bench_cuda_lorenz bench_cuda_mpgos"}
 tests=${TESTS-}
 studies=${STUDIES-"relief_valve_impacts bouncing_ball_lyapunov"}
+IFS=';' read -ra settings <<<"${SETTINGS:-separate:BIFSCOPE_NVRTC_SEPARATE=1;whole:BIFSCOPE_NVRTC_SEPARATE=0}"
+labels=()
+for s in "${settings[@]}"; do labels+=("${s%%:*}"); done
+# run_with SETTING CMD...: CMD under the setting's variables
+run_with() {
+  local vars=${1#*:}
+  shift
+  env $vars "$@"
+}
 start=$SECONDS
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -37,21 +48,21 @@ for t in $tests; do
   echo "$t exit $? in $((SECONDS - s)) s: $(tail -2 "$out/$t.log" | head -1)" >>"$out/tests.log"
 done
 for run in $(seq 1 "$runs"); do
-  for separate in 1 0; do
-    BIFSCOPE_NVRTC_SEPARATE=$separate BENCH_COMPILE_MODELS=$small timeout 300 "$bench/bench_cuda_compile" \
-      >"$out/compile-$separate-$run.log" 2>&1
+  for s in "${settings[@]}"; do
+    BENCH_COMPILE_MODELS=$small run_with "$s" timeout 300 "$bench/bench_cuda_compile" \
+      >"$out/compile-${s%%:*}-$run.log" 2>&1
   done
 done
 if [[ -z ${SKIP_PLEIADES-} ]]; then
-  for separate in 1 0; do
-    BIFSCOPE_NVRTC_SEPARATE=$separate BENCH_COMPILE_MODELS=pleiades timeout 300 "$bench/bench_cuda_compile" \
-      >"$out/compile-$separate-pleiades.log" 2>&1
+  for s in "${settings[@]}"; do
+    BENCH_COMPILE_MODELS=pleiades run_with "$s" timeout 300 "$bench/bench_cuda_compile" \
+      >"$out/compile-${s%%:*}-pleiades.log" 2>&1
   done
 fi
 for b in $kernels; do
-  for separate in 1 0; do
-    BENCH_FIRST_TIER=$separate timeout 150 "$bench/$b" >"$out/$b-$separate.log" 2>&1
-    echo "exit $?" >>"$out/$b-$separate.log"
+  for s in "${settings[@]}"; do
+    BENCH_FIRST_TIER=1 run_with "$s" timeout 150 "$bench/$b" >"$out/$b-${s%%:*}.log" 2>&1
+    echo "exit $?" >>"$out/$b-${s%%:*}.log"
   done
 done
 for s in $studies; do
@@ -60,17 +71,17 @@ for s in $studies; do
 done
 cat "$out/build.log"
 [[ -n $tests ]] && cat "$out/tests.log"
-for separate in 1 0; do
-  echo "== cold compiles (s), separate=$separate, runs 1..$runs"
-  cat "$out"/compile-$separate-*.log | awk '/cold/ {v[$1] = v[$1] " " $6} END {for (k in v) print k ":" v[k]}' | sort
+for label in "${labels[@]}"; do
+  echo "== cold compiles (s), $label, runs 1..$runs"
+  cat "$out"/compile-"$label"-*.log | awk '/cold/ {v[$1] = v[$1] " " $6} END {for (k in v) print k ":" v[k]}' | sort
 done
-echo "== fresh process (separate=1)"
-grep -hE "warm-up|ready" "$out"/compile-1-1.log | head -4
-echo "== kernels (separate=1, then 0)"
+echo "== fresh process (${labels[0]})"
+grep -hE "warm-up|ready" "$out/compile-${labels[0]}-1.log" | head -4
+echo "== kernels (${labels[*]})"
 for b in $kernels; do
-  for separate in 1 0; do
-    echo "-- $b $separate"
-    grep -E "bifscope|kernel|median" "$out/$b-$separate.log" | grep -v "min_blocks  *[0-9]" | head -8
+  for label in "${labels[@]}"; do
+    echo "-- $b $label"
+    grep -E "bifscope|kernel|median" "$out/$b-$label.log" | grep -v "min_blocks  *[0-9]" | head -8
   done
 done
 for s in $studies; do
