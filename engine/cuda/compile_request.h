@@ -47,13 +47,11 @@ struct CompileRequest {
     // Each function compiled apart (-rdc=true) and the result linked by nvJitLink, where that is at
     // hand and the target is machine code: NVRTC then spreads the functions over its threads, where
     // it compiles a kernel and all it calls in sequence otherwise (engine/cuda/jit_link_library.h).
-    // max_registers (--maxrregcount, 0: none) must then stand in for a kernel's __launch_bounds__,
-    // which the functions it calls, compiled apart, do not see; a kernel with a tighter bound of its
-    // own must call no function of the module.
     bool separate_functions = false;
-    int max_registers = 0;
-    // Options added only where the functions are compiled apart, e.g. a define that outlines more of
-    // a kernel where the functions it calls compile in parallel with it; part of the cache key then.
+    // Options added only where the functions are compiled apart; part of the cache key then. A
+    // --maxrregcount here stands in for a kernel's __launch_bounds__, which the functions it calls,
+    // compiled apart, do not see (a kernel with a tighter bound of its own must call no function of
+    // the module); a define may outline more of a kernel where its callees compile in parallel.
     std::vector<std::string> separate_options;
     std::string language_standard = "c++17";
 };

@@ -503,7 +503,6 @@ class CudaBackend : public study::Backend {
         }
         plan.whole = plan.request;
         plan.whole.separate_functions = false;
-        plan.whole.max_registers = 0;
         const ModuleCompiler compiler;
         for (const DeviceInfo& d : plan.devices) {
             const Target target = compiler.target_for(d);

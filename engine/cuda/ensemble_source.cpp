@@ -93,8 +93,11 @@ CompileRequest ensemble_request(const std::string& model_source, const std::stri
     request.parts.push_back({"model", model_source});
     request.parts.push_back({"entry", ensemble_entry_source(model_type, program, method_tag, options)});
     request.separate_functions = options.separate_functions;
-    request.max_registers = options.separate_functions ? ensemble_max_registers(options.min_blocks) : 0;
-    if (options.separate_functions && options.outline_rare) request.separate_options = {"-DBIF_OUTLINE_RARE"};
+    if (options.separate_functions) {
+        if (const int registers = ensemble_max_registers(options.min_blocks); registers > 0)
+            request.separate_options.push_back("--maxrregcount=" + std::to_string(registers));
+        if (options.outline_rare) request.separate_options.emplace_back("-DBIF_OUTLINE_RARE");
+    }
     return request;
 }
 

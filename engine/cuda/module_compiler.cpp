@@ -159,8 +159,6 @@ std::vector<std::string> ModuleCompiler::options(const CompileRequest& request, 
     }
     if (separates(request, target)) {
         options.emplace_back("-rdc=true");
-        if (request.max_registers > 0)
-            options.push_back("--maxrregcount=" + std::to_string(request.max_registers));
         options.insert(options.end(), request.separate_options.begin(), request.separate_options.end());
     }
     options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());

@@ -351,15 +351,23 @@ TEST_CASE("the CUDA backend agrees with the CPU backend on every example study",
     }
 }
 
-TEST_CASE("a cancelled GPU run returns promptly with what it finished", "[cuda][backend][gpu]") {
-    auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) +
-                                       "/resources/studies/duffing_bifurcation.json");
+// An example study (resources/studies/FILE), resolved after `change` shrank or moved it.
+template <class Change>
+std::shared_ptr<const study::ResolvedStudy> changed_example(const std::string& file, Change change) {
+    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
+    auto read = study::read_study_file(dir + "/" + file);
     REQUIRE(read.study);
-    read.study->sweep.at(0).count = 2048;
-    read.study->bifurcation.transient_sections = 1000000; // far longer than the test waits
-    const auto resolved =
-        study::resolve_study(*read.study, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies").resolved;
+    change(*read.study);
+    auto resolved = study::resolve_study(*read.study, dir).resolved;
     REQUIRE(resolved);
+    return resolved;
+}
+
+TEST_CASE("a cancelled GPU run returns promptly with what it finished", "[cuda][backend][gpu]") {
+    const auto resolved = changed_example("duffing_bifurcation.json", [](study::Study& s) {
+        s.sweep.at(0).count = 2048;
+        s.bifurcation.transient_sections = 1000000; // far longer than the test waits
+    });
     auto gpu = cuda::make_cuda_backend();
     std::atomic<bool> cancel{false};
     std::atomic<int> reports{0};
@@ -377,18 +385,14 @@ TEST_CASE("a cancelled GPU run returns promptly with what it finished", "[cuda][
 
 TEST_CASE("prepare() makes the backend ready; its quick build agrees with the optimised one",
           "[cuda][backend][gpu]") {
-    auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) +
-                                       "/resources/studies/duffing_bifurcation.json");
-    REQUIRE(read.study);
     // strongly damped (k in [0.5, 1]): every system settles on its period-1 orbit, so that the two
     // builds' different roundings (contractions into FMA) cannot decide an outcome
-    read.study->sweep.at(0).count = sanitizer_round() ? 256 : 2048;
-    read.study->sweep.at(0).from = 0.5;
-    read.study->sweep.at(0).to = 1.0;
-    read.study->bifurcation.transient_sections = 128;
-    const auto resolved =
-        study::resolve_study(*read.study, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies").resolved;
-    REQUIRE(resolved);
+    const auto resolved = changed_example("duffing_bifurcation.json", [](study::Study& s) {
+        s.sweep.at(0).count = sanitizer_round() ? 256 : 2048;
+        s.sweep.at(0).from = 0.5;
+        s.sweep.at(0).to = 1.0;
+        s.bifurcation.transient_sections = 128;
+    });
     const OwnModuleCache cache("bifscope-test-prepare");
     auto gpu = cuda::make_cuda_backend();
     CHECK_FALSE(gpu->ready(*resolved));
@@ -472,23 +476,18 @@ study::Result check_tiers_agree(const study::ResolvedStudy& resolved, const char
 
 TEST_CASE("a cold study runs on separately compiled functions first, then on the whole-program module",
           "[cuda][backend][gpu]") {
-    const std::string dir = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies";
     SECTION("impacts with resets and the saltation of the tangent vectors") {
-        auto read = study::read_study_file(dir + "/bouncing_ball_lyapunov.json");
-        REQUIRE(read.study);
-        read.study->sweep.at(0).count = sanitizer_round() ? 64 : 256;
-        read.study->lyapunov.averaging_time = 100;
-        const auto resolved = study::resolve_study(*read.study, dir).resolved;
-        REQUIRE(resolved);
+        const auto resolved = changed_example("bouncing_ball_lyapunov.json", [](study::Study& s) {
+            s.sweep.at(0).count = sanitizer_round() ? 64 : 256;
+            s.lyapunov.averaging_time = 100;
+        });
         CHECK_FALSE(check_tiers_agree(*resolved, "bouncing ball exponents").scalars.empty());
     }
     SECTION("impacts with resets between event sections") {
-        auto read = study::read_study_file(dir + "/relief_valve_impacts.json");
-        REQUIRE(read.study);
-        read.study->sweep.at(0).count = sanitizer_round() ? 64 : 512;
-        read.study->bifurcation.transient_sections = 64;
-        const auto resolved = study::resolve_study(*read.study, dir).resolved;
-        REQUIRE(resolved);
+        const auto resolved = changed_example("relief_valve_impacts.json", [](study::Study& s) {
+            s.sweep.at(0).count = sanitizer_round() ? 64 : 512;
+            s.bifurcation.transient_sections = 64;
+        });
         const study::Result first = check_tiers_agree(*resolved, "relief valve diagram");
         // points compared above: most systems reach their 32 section points
         std::size_t full = 0;
