@@ -9,7 +9,9 @@
 # the kernel benchmarks (KERNELS) on their first-tier module (BENCH_FIRST_TIER=1: whole-program where
 # the setting compiles whole). Then the relief valve and bouncing ball studies through bifscope-cli
 # under BIFSCOPE_NVRTC_SEPARATE 1 and 0 (tests/device/study-switch-round.sh); the GPU tests in TESTS
-# first. The driver's JIT cache is off. Logs to $OUT; the table last.
+# first. The driver's JIT cache is off. Logs to $OUT; each test's and compile run's figures as they
+# come (a run cut off at a lease's end still reports them), the table last. A short lease's round:
+#   RUNS=2 TESTS=test_cuda_backend KERNELS="bench_cuda_lorenz bench_cuda_duffing" STUDIES= bash ...
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/build-separate-compile-logs}
@@ -45,18 +47,20 @@ bench=$build/tests/bench
 for t in $tests; do
   s=$SECONDS
   BIFSCOPE_CUDA_CACHE_DIR=$build/module-cache timeout 300 "$build/tests/cuda/$t" >"$out/$t.log" 2>&1
-  echo "$t exit $? in $((SECONDS - s)) s: $(tail -2 "$out/$t.log" | head -1)" >>"$out/tests.log"
+  echo "$t exit $? in $((SECONDS - s)) s: $(tail -2 "$out/$t.log" | head -1)" | tee -a "$out/tests.log"
 done
 for run in $(seq 1 "$runs"); do
   for s in "${settings[@]}"; do
     BENCH_COMPILE_MODELS=$small run_with "$s" timeout 300 "$bench/bench_cuda_compile" \
       >"$out/compile-${s%%:*}-$run.log" 2>&1
+    echo "-- cold, ${s%%:*} run $run: $(awk '/cold/ {printf "%s %s ", $1, $6}' "$out/compile-${s%%:*}-$run.log")"
   done
 done
 if [[ -z ${SKIP_PLEIADES-} ]]; then
   for s in "${settings[@]}"; do
     BENCH_COMPILE_MODELS=pleiades run_with "$s" timeout 300 "$bench/bench_cuda_compile" \
       >"$out/compile-${s%%:*}-pleiades.log" 2>&1
+    echo "-- cold, ${s%%:*}: $(awk '/cold/ {printf "%s %s ", $1, $6}' "$out/compile-${s%%:*}-pleiades.log")"
   done
 fi
 for b in $kernels; do
@@ -70,7 +74,6 @@ for s in $studies; do
     bash "$root/tests/device/study-switch-round.sh" >"$out/study-$s.log" 2>&1
 done
 cat "$out/build.log"
-[[ -n $tests ]] && cat "$out/tests.log"
 for label in "${labels[@]}"; do
   echo "== cold compiles (s), $label, runs 1..$runs"
   cat "$out"/compile-"$label"-*.log | awk '/cold/ {v[$1] = v[$1] " " $6} END {for (k in v) print k ":" v[k]}' | sort
