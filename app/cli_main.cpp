@@ -1,6 +1,7 @@
 // bifscope-cli: the engine's first client. Dispatches to one subcommand per file.
 #include "cli_commands.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #if defined(__GLIBC__)
@@ -19,7 +20,8 @@ commands:
                                    print the generated C++/CUDA source of the model
   run STUDY.json [--backend auto|cpu|cuda] [--gpus 0,1] [--out result.csv] [--threads N] [--check] [--quiet]
                                    run a study (resources/studies/ has examples): progress on
-                                   stderr, the result as CSV to --out or stdout; --check only
+                                   stderr, the result as CSV to --out (- for stdout;
+                                   a device or FIFO is written in place) or stdout; --check only
                                    checks the study; --gpus: the GPUs a CUDA run uses (default
                                    all); Ctrl-C stops the run and writes nothing
   run MODEL.ode [--out output.dat] [--check] [--quiet]
@@ -53,6 +55,8 @@ void limit_malloc_arenas() {
 
 int main(int argc, char** argv) {
     limit_malloc_arenas();
+    // A closed pipe is a write error with its reason (EPIPE, exit 3), not a silent death by SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
         (args.empty() ? std::cerr : std::cout) << usage_text;

@@ -3,13 +3,10 @@
 #include "cli_commands.h"
 
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <ostream>
+#include <stdexcept>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace bif::cli {
 
@@ -24,40 +21,47 @@ std::string input_named_by(const std::string& path, const std::vector<std::strin
     return {};
 }
 
-std::string why_output_cannot_be_created(const std::string& path) {
-    struct stat info {};
-    if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) return "it is a directory";
-    std::string probe = path + ".probe-XXXXXX";
-    const int fd = ::mkstemp(probe.data());
-    if (fd < 0) return std::strerror(errno);
-    ::close(fd);
-    ::unlink(probe.c_str());
-    return {};
-}
-
-std::string partial_path(const std::string& path) {
-    return path + ".partial";
-}
-
-int write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write,
-                     std::ostream& err) {
-    const std::string temp = partial_path(path);
-    {
-        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-        if (file) write(file);
-        if (!file) {
-            err << "bifscope-cli: cannot write " << path << "\n";
-            std::remove(temp.c_str());
-            return IoFailure;
+int check_output_path(const std::string& out_path, const std::vector<std::string>& inputs,
+                      std::ostream& err) {
+    std::string why;
+    const bool regular = study::output_kind(out_path, why) == study::OutputKind::File;
+    std::vector<std::string> targets{out_path};
+    if (regular) targets.push_back(partial_path(out_path));
+    for (const std::string& target : targets) {
+        if (const std::string input = input_named_by(target, inputs); !input.empty()) {
+            err << "bifscope-cli: refusing to write to " << target << ": it is " << input
+                << ", an input of this run\n";
+            return Usage;
         }
     }
-    std::error_code ec;
-    std::filesystem::rename(temp, path, ec);
-    if (ec) {
-        err << "bifscope-cli: cannot write " << path << ": " << ec.message() << "\n";
+    if (const std::string cannot = study::why_output_cannot_be_written(out_path); !cannot.empty()) {
+        err << "bifscope-cli: cannot write " << out_path << ": " << cannot << "\n";
         return IoFailure;
     }
     return Success;
+}
+
+int write_output(const std::string& path, const std::function<void(std::ostream&)>& write,
+                 std::ostream& err) {
+    std::string why;
+    try {
+        study::OutputFile file(path);
+        write(file.stream());
+        why = file.commit();
+    } catch (const std::exception& e) {
+        why = e.what();
+    }
+    if (why.empty()) return Success;
+    err << "bifscope-cli: cannot write " << path << ": " << why << "\n";
+    return IoFailure;
+}
+
+int flush_result(std::ostream& out, std::ostream& err) {
+    errno = 0;
+    if (out.flush()) return Success;
+    err << "bifscope-cli: cannot write the result to standard output"
+        << (errno ? std::string(": ") + std::strerror(errno) : std::string()) << "\n";
+    return IoFailure;
 }
 
 } // namespace bif::cli

@@ -208,21 +208,24 @@ std::vector<std::string> input_files(const RunArguments& a, const study::Study& 
     return inputs;
 }
 
-// Refuses an output that would overwrite an input (also through the temporary file written first)
-// or that cannot be created, before any work is done; returns the exit status, 0 when fine.
-int check_output(const std::string& out_path, const std::vector<std::string>& inputs, std::ostream& err) {
-    for (const std::string& target : {out_path, partial_path(out_path)}) {
-        if (const std::string input = input_named_by(target, inputs); !input.empty()) {
-            err << "bifscope-cli: refusing to write the result to " << target << ": it is " << input
-                << ", an input of this run\n";
+// Refuses, before the run, an --out that cannot take the result: HDF5 without the library or to
+// anything but a regular file (HDF5 seeks and rewrites), an input of the run, an unwritable path.
+int check_result_output(const RunArguments& a, const LoadedStudy& loaded, std::ostream& err) {
+    if (is_hdf5_path(a.out_path)) {
+        std::string why;
+        if (!study::hdf5_output_available()) {
+            err << "bifscope-cli: cannot write " << a.out_path
+                << ": this build has no HDF5 output (install libhdf5-dev and configure again), use .csv\n";
+            return Usage;
+        }
+        if (study::output_kind(a.out_path, why) != study::OutputKind::File) {
+            err << "bifscope-cli: cannot write " << a.out_path
+                << ": HDF5 goes only to a regular file (it is written out of order); use .csv for a "
+                   "device, a pipe or standard output\n";
             return Usage;
         }
     }
-    if (const std::string why = why_output_cannot_be_created(out_path); !why.empty()) {
-        err << "bifscope-cli: cannot write " << out_path << ": " << why << "\n";
-        return IoFailure;
-    }
-    return Success;
+    return check_output_path(a.out_path, input_files(a, loaded.study, loaded.base_directory), err);
 }
 
 // The GPUs a CUDA run takes: `gpus` (empty: all), of which this process takes `share`.
@@ -286,7 +289,7 @@ int run_job(std::shared_ptr<const study::ResolvedStudy> resolved, const RunArgum
     if (!streamed) {
         if (!a.quiet) print_summary(study::summarize(*result), err);
         study::write_result_csv(out, *result, study_json);
-        return out ? Success : IoFailure;
+        return flush_result(out, err);
     }
     try {
         streamed->finish(result->info);
@@ -347,7 +350,7 @@ int coordinate_run(mpi::Session& session, const LoadedStudy& loaded, const RunAr
         whole.info = outcome.info;
         if (!a.quiet) print_summary(study::summarize(whole), err);
         study::write_result_csv(out, whole, study::write_study_json(loaded.resolved->study));
-        status = out ? Success : IoFailure;
+        status = flush_result(out, err);
     }
     for (const auto& message : outcome.messages)
         if (!a.quiet || outcome.must_abort) err << "bifscope-cli: " << message << "\n";
@@ -371,13 +374,7 @@ int run_distributed(const RunArguments& a, std::ostream& out, std::ostream& err)
     int status = load_resolved_study(a.study_path, loaded, say);
     std::unique_ptr<StreamedOutput> streamed;
     if (status == Success && coordinator && !a.check_only && !a.out_path.empty()) {
-        if (is_hdf5_path(a.out_path) && !study::hdf5_output_available()) {
-            err << "bifscope-cli: cannot write " << a.out_path
-                << ": this build has no HDF5 output, use .csv\n";
-            status = Usage;
-        } else {
-            status = check_output(a.out_path, input_files(a, loaded.study, loaded.base_directory), err);
-        }
+        status = check_result_output(a, loaded, err);
         if (status == Success) {
             try {
                 streamed = std::make_unique<StreamedOutput>(
@@ -439,16 +436,8 @@ int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostr
         out << a->study_path << ": ok; " << describe(*loaded.resolved) << "\n";
         return Success;
     }
-    if (!a->out_path.empty()) {
-        if (is_hdf5_path(a->out_path) && !study::hdf5_output_available()) {
-            err << "bifscope-cli: cannot write " << a->out_path
-                << ": this build has no HDF5 output (install libhdf5-dev and configure again), use .csv\n";
-            return Usage;
-        }
-        if (const int status =
-                check_output(a->out_path, input_files(*a, loaded.study, loaded.base_directory), err))
-            return status;
-    }
+    if (!a->out_path.empty())
+        if (const int status = check_result_output(*a, loaded, err)) return status;
     return run_job(loaded.resolved, *a, out, err);
 }
 

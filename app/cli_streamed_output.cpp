@@ -4,9 +4,11 @@
 #include "engine/study/result_csv.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
+#include <unistd.h>
 #include <vector>
 
 namespace bif::cli {
@@ -14,6 +16,17 @@ namespace bif::cli {
 namespace {
 
 constexpr std::size_t blocks_waiting_at_most = 2;
+
+// A fresh file in $TMPDIR (or /tmp) for the rows of an output that is a stream.
+std::string temporary_rows_path() {
+    const char* folder = std::getenv("TMPDIR");
+    std::string path = std::string(folder && *folder ? folder : "/tmp") + "/bifscope-rows-XXXXXX";
+    const int fd = ::mkstemp(path.data());
+    if (fd < 0)
+        throw std::runtime_error("cannot create a temporary file in " + path.substr(0, path.rfind('/')));
+    ::close(fd);
+    return path;
+}
 
 } // namespace
 
@@ -24,13 +37,16 @@ bool is_hdf5_path(const std::string& path) {
 
 StreamedOutput::StreamedOutput(std::string path, std::size_t system_count, study::AnalysisKind analysis,
                                std::string study_json, study::Hdf5Options hdf5)
-    : path_(std::move(path)), partial_(partial_path(path_)), rows_path_(partial_ + "-rows"),
-      study_json_(std::move(study_json)), hdf5_(is_hdf5_path(path_)) {
+    : path_(std::move(path)), partial_(partial_path(path_)), study_json_(std::move(study_json)),
+      hdf5_(is_hdf5_path(path_)) {
     summary_.analysis = analysis;
     summary_.system_count = system_count;
     if (hdf5_) {
         hdf5_writer_ = std::make_unique<study::Hdf5ResultWriter>(partial_, system_count, hdf5);
     } else {
+        csv_file_ = std::make_unique<study::OutputFile>(path_);
+        rows_path_ =
+            csv_file_->kind() == study::OutputKind::File ? partial_ + "-rows" : temporary_rows_path();
         rows_.open(rows_path_, std::ios::binary | std::ios::trunc);
         if (!rows_) throw std::runtime_error("cannot create " + rows_path_);
     }
@@ -106,16 +122,20 @@ void StreamedOutput::finish(const study::RunInfo& info) {
         hdf5_writer_->finish(summary_, study_json_);
         hdf5_writer_.reset();
     } else {
+        if (!rows_.flush()) throw std::runtime_error("cannot write " + rows_path_);
         rows_.close();
-        std::ofstream out(partial_, std::ios::binary | std::ios::trunc);
+        std::ostream& out = csv_file_->stream();
         study::write_csv_comment_block(out, summary_, study_json_);
         out << csv_header_;
         std::ifstream rows(rows_path_, std::ios::binary);
         std::vector<char> buffer(std::size_t{1} << 22);
-        while (rows.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || rows.gcount() > 0)
+        while (out &&
+               (rows.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || rows.gcount() > 0))
             out.write(buffer.data(), rows.gcount());
-        if (!out.flush()) throw std::runtime_error("cannot write " + partial_);
         std::remove(rows_path_.c_str());
+        if (const std::string why = csv_file_->commit(); !why.empty()) throw std::runtime_error(why);
+        finished_ = true;
+        return;
     }
     std::error_code ec;
     std::filesystem::rename(partial_, path_, ec);
@@ -124,10 +144,12 @@ void StreamedOutput::finish(const study::RunInfo& info) {
 }
 
 void StreamedOutput::remove_partial_files() {
+    const bool regular = hdf5_ || csv_file_->kind() == study::OutputKind::File;
     hdf5_writer_.reset();
+    csv_file_.reset(); // drops its partial file
     rows_.close();
-    std::remove(rows_path_.c_str());
-    std::remove(partial_.c_str());
+    if (!rows_path_.empty()) std::remove(rows_path_.c_str());
+    if (regular) std::remove(partial_.c_str());
 }
 
 } // namespace bif::cli

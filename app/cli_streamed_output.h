@@ -1,14 +1,17 @@
 // The output of `bifscope-cli run --out FILE`: a streamed job's blocks written as they finish, so
 // that the run holds only the blocks in flight however many systems it has (see JobOptions::
-// keep_result). The result goes to FILE's partial file (cli_paths.h), renamed into place at the end.
+// keep_result). FILE is written by engine/study/output_file.h's rules: a regular file through its
+// partial file, renamed into place at the end; a device, FIFO or socket in place; "-" standard output.
 //
-// CSV: the rows go to a side file as blocks come; the comment block, whose counts are known only at
-// the end, is written first into the partial file, the rows copied after it. HDF5 (FILE ends in .h5
-// or .hdf5): hyperslabs of the datasets (engine/study/result_hdf5.h), attributes at the end.
+// CSV: the rows go to a side file as blocks come (beside FILE, or in $TMPDIR for a stream); the
+// comment block, whose counts are known only at the end, is written first, the rows copied after
+// it. HDF5 (FILE ends in .h5 or .hdf5, a regular file only): hyperslabs of the datasets
+// (engine/study/result_hdf5.h), attributes at the end.
 // The bytes and values equal those of the assembled result written in one go.
 #pragma once
 
 #include "engine/jobs/result_block.h"
+#include "engine/study/output_file.h"
 #include "engine/study/result_hdf5.h"
 #include "engine/study/result_summary.h"
 
@@ -40,7 +43,7 @@ class StreamedOutput {
     void push(std::shared_ptr<const jobs::ResultBlock> block);
 
     // Once the job succeeded: writes what is left and renames the file into place. Throws
-    // std::runtime_error on a failed write.
+    // std::runtime_error with the reason on a failed write (ENOSPC, EIO, EPIPE).
     void finish(const study::RunInfo& info);
 
     // The status counts of every system written (valid after finish()).
@@ -56,6 +59,7 @@ class StreamedOutput {
     bool hdf5_ = false;
     study::ResultSummary summary_;
     std::unique_ptr<study::Hdf5ResultWriter> hdf5_writer_;
+    std::unique_ptr<study::OutputFile> csv_file_;
     std::ofstream rows_;
     std::string csv_header_;
     std::size_t next_system_ = 0;

@@ -248,9 +248,10 @@ Rows collect_rows(const study::ResolvedStudy& rs, const study::Result& r, const 
     return rows;
 }
 
-// XPPAUT's output.dat: "%.8g " per value, a line per row. Written to a temporary file first.
+// XPPAUT's output.dat: "%.8g " per value, a line per row (through a temporary file when it is a
+// regular file).
 int write_rows(const Rows& rows, const std::string& path, std::ostream& err) {
-    return write_atomically(
+    return write_output(
         path,
         [&](std::ostream& file) {
             char number[32];
@@ -295,19 +296,6 @@ void warn_about_differences(const model::Model& m, std::ostream& err) {
                "parameter values\n";
 }
 
-int check_output_path(const std::string& out_path, const std::string& model_path, std::ostream& err) {
-    for (const std::string& target : {out_path, out_path + ".partial"})
-        if (!input_named_by(target, {model_path}).empty()) {
-            err << "bifscope-cli: refusing to write to " << target << ": it is the model file\n";
-            return Usage;
-        }
-    if (const std::string why = why_output_cannot_be_created(out_path); !why.empty()) {
-        err << "bifscope-cli: cannot write " << out_path << ": " << why << "\n";
-        return IoFailure;
-    }
-    return Success;
-}
-
 std::shared_ptr<const study::Result> run_trajectory(std::shared_ptr<const study::ResolvedStudy> rs,
                                                     std::ostream& err) {
     jobs::JobOptions options;
@@ -338,7 +326,7 @@ int run_xpp_batch(const std::vector<std::string>& args, std::ostream& out, std::
         return Success;
     }
     const std::string out_path = a->out_path.empty() ? s->output : a->out_path;
-    if (const int status = check_output_path(out_path, a->model_path, err)) return status;
+    if (const int status = check_output_path(out_path, {a->model_path}, err)) return status;
     if (!a->quiet) warn_about_differences(*m, err);
 
     std::vector<Sample> samples = interval_ends(*s);

@@ -23,7 +23,7 @@ void drain(int fd, std::string& into) {
 
 } // namespace
 
-CliOutcome run_cli(const std::vector<std::string>& args, int interrupt_after_ms, int timeout_s) {
+CliOutcome run_cli(const std::vector<std::string>& args, int interrupt_after_ms, int timeout_s, int signal) {
     int out_pipe[2], err_pipe[2];
     CliOutcome outcome;
     if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return outcome;
@@ -57,7 +57,7 @@ CliOutcome run_cli(const std::vector<std::string>& args, int interrupt_after_ms,
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
                 .count();
         if (!interrupted && interrupt_after_ms >= 0 && ms >= interrupt_after_ms) {
-            kill(pid, SIGINT);
+            kill(pid, signal);
             interrupted = true;
         }
         if (ms > timeout_s * 1000) {

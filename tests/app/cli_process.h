@@ -12,8 +12,10 @@ struct CliOutcome {
     std::string err;
 };
 
-// Runs the CLI with these arguments; when interrupt_after_ms >= 0, sends SIGINT after that many
-// milliseconds (as Ctrl-C does). Kills it after timeout_s seconds.
-CliOutcome run_cli(const std::vector<std::string>& args, int interrupt_after_ms = -1, int timeout_s = 120);
+// Runs the CLI with these arguments; when interrupt_after_ms >= 0, sends `signal` (SIGINT: as
+// Ctrl-C does; SIGTERM: as kill and job schedulers do) after that many milliseconds. Kills it after
+// timeout_s seconds.
+CliOutcome run_cli(const std::vector<std::string>& args, int interrupt_after_ms = -1, int timeout_s = 120,
+                   int signal = 2 /* SIGINT */);
 
 } // namespace bif::test

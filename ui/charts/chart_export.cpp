@@ -1,8 +1,10 @@
 #include "ui/charts/chart_export.h"
 
+#include "ui/plot/save_output.h"
+
+#include <QBuffer>
 #include <QChart>
 #include <QChartView>
-#include <QFile>
 #include <QGraphicsLayout>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -36,8 +38,11 @@ QImage render_chart_image(QChartView& view, QSize size) {
 }
 
 bool write_chart_svg(QChartView& view, const QString& path, QSize size, const QString& title) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
-    generator.setFileName(path);
+    generator.setOutputDevice(&buffer);
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setTitle(title);
@@ -46,8 +51,8 @@ bool write_chart_svg(QChartView& view, const QString& path, QSize size, const QS
     with_chart_at(view, size, [&](const QRectF& target) {
         view.scene()->render(&painter, target, view.chart()->mapRectToScene(QRectF(target)));
     });
-    painter.end();
-    return QFile::exists(path) && QFile(path).size() > 0;
+    if (!painter.end() || bytes.isEmpty()) return false;
+    return plot::save_output(path, bytes).isEmpty();
 }
 
 } // namespace bif::ui

@@ -1,5 +1,8 @@
 #include "ui/plot/figure_export.h"
 
+#include "ui/plot/save_output.h"
+
+#include <QBuffer>
 #include <QPainter>
 #include <QSvgGenerator>
 
@@ -35,24 +38,26 @@ QString export_png(ResultFigure& figure, const PlotRange& view, QSize size, cons
     if (size.width() > max_export_width)
         return QStringLiteral("PNG export is limited to %1 pixels wide").arg(max_export_width);
     const QImage image = render_figure(figure, view, size, options);
-    if (!image.save(path, "PNG")) return QStringLiteral("cannot write %1").arg(path);
-    return {};
+    return save_image(path, image);
 }
 
 QString export_svg(ResultFigure& figure, const PlotRange& view, QSize size, const QString& path,
                    const PaintOptions& options) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&buffer);
     svg.setSize(size);
     svg.setViewBox(QRect(QPoint(0, 0), size));
     svg.setResolution(96);
     svg.setTitle(figure.title());
     prepare(figure, view, size, options, &svg);
     QPainter painter;
-    if (!painter.begin(&svg)) return QStringLiteral("cannot write %1").arg(path);
+    if (!painter.begin(&svg)) return QStringLiteral("cannot draw the SVG for %1").arg(path);
     FigurePainter(figure, options).paint(painter, QRectF(QPointF(0, 0), size), view);
-    if (!painter.end()) return QStringLiteral("cannot write %1").arg(path);
-    return {};
+    if (!painter.end()) return QStringLiteral("cannot draw the SVG for %1").arg(path);
+    return save_output(path, bytes);
 }
 
 } // namespace bif::plot

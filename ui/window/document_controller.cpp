@@ -3,6 +3,7 @@
 #include "engine/model/parse.h"
 #include "engine/study/study_json.h"
 #include "ui/editor/model_editor_panel.h"
+#include "ui/plot/save_output.h"
 #include "ui/study/study_panel.h"
 
 #include <QDir>
@@ -10,7 +11,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QTextDocument>
 
 namespace bif::ui {
@@ -35,12 +35,8 @@ std::optional<QString> read_text(const QString& path, QString& error) {
 }
 
 bool write_text(const QString& path, const QString& text, QString& error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
-        error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    error = plot::save_output(path, text.toUtf8());
+    return error.isEmpty();
 }
 
 bool looks_like_study(const QString& path, const QString& text) {

@@ -6,6 +6,7 @@
 #include "ui/editor/model_editor.h"
 #include "ui/editor/model_editor_panel.h"
 #include "ui/editor/problems_panel.h"
+#include "ui/plot/save_output.h"
 #include "ui/run/study_runner.h"
 #include "ui/shell/examples_gallery.h"
 #include "ui/shell/help_browser.h"
@@ -326,10 +327,12 @@ void MainWindow::exportPicture(bool svg) {
     if (!tab) return messages_->add(MessagesPanel::Level::Warning, tr("There is no result to export yet."));
     ExportDialog dialog(svg, tab->title(), documents_->state().base_directory(), this);
     if (dialog.exec() != QDialog::Accepted) return;
-    const bool ok = svg ? tab->writeSvg(dialog.path(), dialog.size())
-                        : tab->renderImage(dialog.size()).save(dialog.path());
-    messages_->add(ok ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
-                   ok ? tr("Exported %1").arg(dialog.path()) : tr("Could not write %1").arg(dialog.path()));
+    const QString error =
+        svg ? (tab->writeSvg(dialog.path(), dialog.size()) ? QString()
+                                                           : tr("Could not write %1").arg(dialog.path()))
+            : plot::save_image(dialog.path(), tab->renderImage(dialog.size()));
+    messages_->add(error.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
+                   error.isEmpty() ? tr("Exported %1").arg(dialog.path()) : error);
 }
 
 void MainWindow::exportCsv() {

@@ -4,10 +4,10 @@
 #include "engine/study/kept_points.h"
 #include "engine/study/result_csv.h"
 #include "engine/study/study_json.h"
+#include "ui/plot/save_output.h"
 #include "ui/window/result_view.h"
 
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -149,12 +149,9 @@ bool ResultTab::writeCsv(const QString& path, QString& error) const {
     } catch (const std::exception& e) {
         return error = tr("cannot export the result: %1").arg(QString::fromStdString(e.what())), false;
     }
-    QSaveFile file(path);
     const std::string bytes = text.str();
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes.data(), qint64(bytes.size())) < 0 ||
-        !file.commit())
-        return error = tr("cannot write %1: %2").arg(path, file.errorString()), false;
-    return true;
+    error = plot::save_output(path, QByteArray::fromStdString(bytes));
+    return error.isEmpty();
 }
 
 void ResultTab::back() {

@@ -1,0 +1,25 @@
+#include "ui/plot/save_output.h"
+
+#include "engine/study/output_file.h"
+
+#include <QBuffer>
+#include <QFile>
+
+namespace bif::plot {
+
+QString save_output(const QString& path, const QByteArray& bytes) {
+    const std::string why = study::write_output(QFile::encodeName(path).toStdString(),
+                                                std::string(bytes.constData(), bytes.size()));
+    if (why.empty()) return {};
+    return QStringLiteral("cannot write %1: %2").arg(path, QString::fromStdString(why));
+}
+
+QString save_image(const QString& path, const QImage& image, const char* format) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, format)) return QStringLiteral("cannot encode the picture for %1").arg(path);
+    return save_output(path, bytes);
+}
+
+} // namespace bif::plot
