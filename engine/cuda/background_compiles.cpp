@@ -7,6 +7,7 @@
 namespace bif::cuda {
 
 BackgroundCompiles::~BackgroundCompiles() {
+    stopping_.store(true);
     std::lock_guard lock(mutex_);
     for (Task& task : tasks_)
         task.thread.join();
@@ -20,9 +21,9 @@ void BackgroundCompiles::start(CompileRequest request, Target target) {
     for (const Task& task : tasks_)
         if (task.key == key) return;
     auto done = std::make_shared<std::atomic<bool>>(false);
-    std::thread thread([request = std::move(request), target, done] {
+    std::thread thread([request = std::move(request), target, done, this] {
         try {
-            (void)ModuleCompiler().compile(request, target);
+            (void)ModuleCompiler().compile(request, target, &stopping_);
         } catch (...) {
             // the next run that needs this module compiles it and reports why it fails
         }

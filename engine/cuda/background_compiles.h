@@ -1,8 +1,8 @@
 // Modules compiled into the disk cache on threads of their own, for later runs to find there. The
 // CUDA backend's tiered compile starts the whole-program module of a study here after a run got
-// going on the quicker separately compiled one (cuda_backend.cpp). The destructor waits for the
-// compiles under way: NVRTC cannot be interrupted, and a thread left running at exit would be
-// inside NVRTC while the process tears it down.
+// going on the quicker separately compiled one (cuda_backend.cpp). Each compile runs in a process of
+// its own (compile_process.h); the destructor kills those still under way and waits for their
+// threads, so a program that ends does not wait for a module it will not use.
 #pragma once
 
 #include "engine/cuda/compile_request.h"
@@ -36,6 +36,7 @@ class BackgroundCompiles {
     };
     void join_finished(); // with mutex_ held
 
+    std::atomic<bool> stopping_{false};
     std::mutex mutex_;
     std::vector<Task> tasks_;
 };

@@ -2,6 +2,7 @@
 
 #include "engine/cuda/background_compiles.h"
 #include "engine/cuda/chain_runner.h"
+#include "engine/cuda/compile_process.h"
 #include "engine/cuda/device_map.h"
 #include "engine/cuda/device_points.h"
 #include "engine/cuda/driver_library.h"
@@ -130,28 +131,19 @@ class CudaBackend : public study::Backend {
         }
     }
 
-    // NVRTC cannot be interrupted: the compile runs on a thread of its own that fills the cache
-    // even after a cancel, which returns at once (a later run of the same model then finds it).
+    // The compile runs in a process of its own (compile_process.h) that a cancel kills at once.
     void prepare(const study::ResolvedStudy& study, study::RunControl& control) override {
         if (!availability().available) return;
-        std::shared_ptr<std::atomic<bool>> done = std::make_shared<std::atomic<bool>>(false);
         try {
             control.report_progress(0, study.system_count(), "compiling model for the GPU");
-            std::thread([plan = plan_modules(study), tiered = options_.tiered_compile, done] {
-                try {
-                    const ModuleCompiler compiler;
-                    for (const Target& target : plan.targets)
-                        compiler.compile(first_request(plan, target, compiler, tiered), target);
-                } catch (const std::exception&) {
-                    // run() meets the same failure and reports it
-                }
-                done->store(true);
-            }).detach();
+            const ModulePlan plan = plan_modules(study);
+            const ModuleCompiler compiler;
+            for (const Target& target : plan.targets)
+                compiler.compile(first_request(plan, target, compiler, options_.tiered_compile), target,
+                                 &control.cancel_flag());
         } catch (const std::exception&) {
-            return;
+            // cancelled, or run() meets the same failure and reports it
         }
-        while (!done->load() && !control.cancelled())
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
 
     study::Result run(const study::ResolvedStudy& study, study::RunControl& control) override {
@@ -555,12 +547,12 @@ class CudaBackend : public study::Backend {
                     if (tiers(plan, target, compiler, options_.tiered_compile)) {
                         module = compiler.cached_module(plan.whole, target);
                         if (!module) {
-                            module = compiler.compile(plan.request, target);
+                            module = compiler.compile(plan.request, target, &control.cancel_flag());
                             background_.start(plan.whole, target);
                             tiered = true;
                         }
                     } else {
-                        module = compiler.compile(plan.whole, target);
+                        module = compiler.compile(plan.whole, target, &control.cancel_flag());
                     }
                     found = loaded.modules.emplace(target.name(), std::move(*module)).first;
                 }
@@ -570,6 +562,8 @@ class CudaBackend : public study::Backend {
             for (std::size_t i = 0; i < plan.devices.size(); ++i)
                 loaded.devices.push_back(
                     {retained[i], &loaded.modules.at(compiler.target_for(plan.devices[i]).name())});
+        } catch (const CompileCancelled&) {
+            return {}; // the caller sees control.cancelled()
         } catch (const CompileError& e) {
             throw study::BackendError("NVRTC rejected the generated model: " + first_line(e.what()) + "\n" +
                                       e.log());

@@ -1,6 +1,7 @@
 #include "engine/cuda/module_compiler.h"
 
 #include "engine/cuda/compile_log.h"
+#include "engine/cuda/compile_process.h"
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/embedded_headers.h"
 #include "engine/cuda/errors.h"
@@ -9,8 +10,11 @@
 #include "engine/cuda/sha256.h"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 
 namespace bif::cuda {
@@ -61,6 +65,75 @@ std::string program_image(const NvrtcLibrary& nvrtc, nvrtc::nvrtcProgram program
         BIF_NVRTC_CALL(nvrtc, nvrtcGetPTX, program, image.data());
     }
     return image;
+}
+
+// Length-prefixed fields: how a module or a failure crosses the pipe from the compile's process.
+void put_field(std::string& out, const std::string& field) {
+    const std::uint64_t n = field.size();
+    out.append(reinterpret_cast<const char*>(&n), sizeof n);
+    out += field;
+}
+
+std::string take_field(const std::string& in, std::size_t& at) {
+    std::uint64_t n = 0;
+    if (at + sizeof n > in.size()) throw std::runtime_error("the compile's process sent a truncated result");
+    std::memcpy(&n, in.data() + at, sizeof n);
+    at += sizeof n;
+    if (n > in.size() - at) throw std::runtime_error("the compile's process sent a truncated result");
+    std::string field = in.substr(at, std::size_t(n));
+    at += std::size_t(n);
+    return field;
+}
+
+std::string encode_module(const CompiledModule& module) {
+    std::string out;
+    put_field(out, module.image());
+    put_field(out, module.log());
+    put_field(out, std::to_string(module.lowered_names().size()));
+    for (const auto& [expression, lowered] : module.lowered_names()) {
+        put_field(out, expression);
+        put_field(out, lowered);
+    }
+    return out;
+}
+
+// 'E': NVRTC rejected the source (its log follows); 'U': CUDA unavailable; 'R': anything else.
+std::string encode_failure(std::exception_ptr failure) {
+    std::string out;
+    try {
+        std::rethrow_exception(failure);
+    } catch (const CompileError& e) {
+        out = "E";
+        put_field(out, e.what());
+        put_field(out, e.log());
+    } catch (const CudaUnavailable& e) {
+        out = "U";
+        put_field(out, e.what());
+    } catch (const std::exception& e) {
+        out = "R";
+        put_field(out, e.what());
+    }
+    return out;
+}
+
+[[noreturn]] void rethrow_failure(const std::string& bytes, const std::vector<SourcePart>& parts) {
+    std::size_t at = 1;
+    const std::string what = bytes.empty() ? std::string("unknown failure") : take_field(bytes, at);
+    switch (bytes.empty() ? 'R' : bytes[0]) {
+    case 'E': {
+        std::string log = take_field(bytes, at);
+        throw CompileError(what, log, map_compile_log(log, parts));
+    }
+    case 'U':
+        throw CudaUnavailable(what);
+    default:
+        throw std::runtime_error(what);
+    }
+}
+
+bool compiles_in_this_process() {
+    const char* in_process = std::getenv("BIFSCOPE_NVRTC_IN_PROCESS");
+    return in_process && std::string_view(in_process) == "1";
 }
 
 } // namespace
@@ -132,7 +205,10 @@ void ModuleCompiler::warm_up(const Target& target) const {
     request.parts.push_back(
         {"warm_up", "extern \"C\" __global__ void bif_warm_up(double* x) { x[0] = sin(x[1]); }\n"});
     request.separate_functions = true;
-    (void)ModuleCompiler(nvrtc_, ModuleCache::disabled(), linker_).compile(request, target);
+    // in this process: the compiles' processes are forked from it and start warm
+    const ModuleCompiler uncached(nvrtc_, ModuleCache::disabled(), linker_);
+    std::lock_guard lock(in_process_nvrtc_mutex());
+    (void)uncached.compile_in_this_process(request, target, uncached.cache_key(request, target));
 }
 
 std::string ModuleCompiler::program_text(const CompileRequest& request) {
@@ -195,12 +271,13 @@ std::optional<CompiledModule> ModuleCompiler::cached_module(const CompileRequest
     return from_cache(cache_key(request, target), target, start);
 }
 
-CompiledModule ModuleCompiler::compile(const CompileRequest& request, const Target& target) const {
+CompiledModule ModuleCompiler::compile(const CompileRequest& request, const Target& target,
+                                       const std::atomic<bool>* cancel) const {
     nvrtc_.api();
     const auto start = std::chrono::steady_clock::now();
     const std::string key = cache_key(request, target);
     if (std::optional<CompiledModule> cached = from_cache(key, target, start)) return std::move(*cached);
-    CompiledModule module = compile_uncached(request, target, key);
+    CompiledModule module = compile_uncached(request, target, key, cancel);
     cache_.store(key, CacheEntry{module.kind(), module.architecture(), module.image(), module.lowered_names(),
                                  module.log()});
     return module;
@@ -213,7 +290,39 @@ bool ModuleCompiler::cached(const CompileRequest& request, const Target& target)
 }
 
 CompiledModule ModuleCompiler::compile_uncached(const CompileRequest& request, const Target& target,
-                                                const std::string& key) const {
+                                                const std::string& key,
+                                                const std::atomic<bool>* cancel) const {
+    if (compiles_in_this_process()) {
+        std::lock_guard lock(in_process_nvrtc_mutex());
+        return compile_in_this_process(request, target, key);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const ChildOutcome outcome = run_in_child(
+        [&] { return encode_module(compile_in_this_process(request, target, key)); }, encode_failure, cancel);
+    switch (outcome.kind) {
+    case ChildOutcome::Kind::Value:
+        break;
+    case ChildOutcome::Kind::Failure:
+        rethrow_failure(outcome.bytes, request.parts);
+    case ChildOutcome::Kind::Crashed:
+        throw std::runtime_error("NVRTC " + nvrtc_.version_text() + " did not finish the compile for " +
+                                 target.name() + ": " + outcome.bytes);
+    }
+    std::size_t at = 0;
+    std::string image = take_field(outcome.bytes, at);
+    std::string log = take_field(outcome.bytes, at);
+    const std::size_t names = std::stoul(take_field(outcome.bytes, at));
+    std::vector<std::pair<std::string, std::string>> lowered_names;
+    for (std::size_t i = 0; i < names; ++i) {
+        std::string expression = take_field(outcome.bytes, at);
+        lowered_names.emplace_back(std::move(expression), take_field(outcome.bytes, at));
+    }
+    return CompiledModule(target.kind(), target.architecture(), std::move(image), std::move(lowered_names),
+                          std::move(log), key, seconds_since(start), false);
+}
+
+CompiledModule ModuleCompiler::compile_in_this_process(const CompileRequest& request, const Target& target,
+                                                       const std::string& key) const {
     const auto start = std::chrono::steady_clock::now();
     const std::string text = program_text(request);
     std::vector<const char*> header_texts;

@@ -7,12 +7,14 @@
 //   CompiledModule module = compiler.compile(request, target);
 //
 // Throws CudaUnavailable without NVRTC, CompileError when NVRTC rejects the source (log mapped back
-// to the parts), NvrtcError for other NVRTC failures. compile() is thread-safe.
+// to the parts), NvrtcError (std::runtime_error from a compile's own process) for other NVRTC
+// failures, CompileCancelled when cancelled. compile() is thread-safe.
 #pragma once
 
 #include "engine/cuda/compile_request.h"
 #include "engine/cuda/module_cache.h"
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -40,7 +42,11 @@ class ModuleCompiler {
     // The oldest virtual architecture this NVRTC supports: for device-free PTX checks.
     Target oldest_virtual_target() const;
 
-    CompiledModule compile(const CompileRequest& request, const Target& target) const;
+    // An uncached module is compiled in a child process (compile_process.h) that `cancel` (may be
+    // null) kills: then CompileCancelled is thrown within ~10 ms. BIFSCOPE_NVRTC_IN_PROCESS=1
+    // compiles in this process instead (for profilers), uncancellable.
+    CompiledModule compile(const CompileRequest& request, const Target& target,
+                           const std::atomic<bool>* cancel = nullptr) const;
     // The module from the cache, or nothing where compile() would have to compile it.
     std::optional<CompiledModule> cached_module(const CompileRequest& request, const Target& target) const;
     // NVRTC's first compile in a process costs ~0.1 s more than later ones (its own start-up,
@@ -66,7 +72,9 @@ class ModuleCompiler {
     std::optional<CompiledModule> from_cache(const std::string& key, const Target& target,
                                              std::chrono::steady_clock::time_point start) const;
     CompiledModule compile_uncached(const CompileRequest& request, const Target& target,
-                                    const std::string& key) const;
+                                    const std::string& key, const std::atomic<bool>* cancel) const;
+    CompiledModule compile_in_this_process(const CompileRequest& request, const Target& target,
+                                           const std::string& key) const;
 
     const NvrtcLibrary& nvrtc_;
     ModuleCache cache_;

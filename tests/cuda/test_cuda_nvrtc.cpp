@@ -2,6 +2,7 @@
 // through NVRTC, a hand-written model runs through the contract kernel in float and double, compile
 // errors come back mapped to the model's lines, and the module cache hits, misses and heals.
 #include "cuda_test_support.h"
+#include "engine/cuda/compile_process.h"
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/embedded_headers.h"
 #include "engine/cuda/errors.h"
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <thread>
 
 using namespace bif::cuda;
 using bif::cuda::testing::contract_request;
@@ -228,4 +230,29 @@ TEST_CASE("the module cache: miss, hit, changed source or options, damaged entry
     CHECK(rebuilt.image() == cold.image());
     CHECK(compiler.compile(request, target).from_cache());
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a compile that would take long stops within moments of a cancel", "[cuda][nvrtc][cancel]") {
+    const ModuleCompiler compiler(ModuleCache::disabled());
+    // thousands of unrolled transcendental calls: many seconds of NVRTC's optimizer and ptxas
+    CompileRequest request;
+    request.parts.push_back({"kernel", "__global__ void slow(double* x) {\n"
+                                       "    double a = x[threadIdx.x];\n"
+                                       "#pragma unroll\n"
+                                       "    for (int i = 0; i < 20000; ++i) a = sin(a * x[i % 7] + cos(a));\n"
+                                       "    x[threadIdx.x] = a;\n"
+                                       "}\n"});
+    std::atomic<bool> cancel{false};
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        cancel.store(true);
+    });
+    const auto start = std::chrono::steady_clock::now();
+    CHECK_THROWS_AS(compiler.compile(request, compiler.oldest_virtual_target(), &cancel), CompileCancelled);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    canceller.join();
+    CHECK(seconds < 5);
+    // the same compiler still compiles after a cancel
+    CHECK_NOTHROW(compiler.compile(contract_request(test_file("hand_lorenz.h"), "HandLorenz<double>"),
+                                   compiler.oldest_virtual_target()));
 }
