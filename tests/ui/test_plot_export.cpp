@@ -3,12 +3,15 @@
 #include "ui/plot/figure_export.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QProcess>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <thread>
 
 using namespace bif;
 
@@ -102,3 +105,29 @@ TEST_CASE("bifscope-cli plot writes a PNG of the requested size and a valid SVG"
     CHECK(run({"--out", dir.filePath("d.png"), "--size", "12x"}) == 2);
 }
 #endif
+
+TEST_CASE("exports to a FIFO reach its reader and leave it a FIFO; a full disk is an error", "[plot][export]") {
+    QTemporaryDir dir;
+    auto f = filled_map();
+    const QString fifo = dir.filePath("figure.fifo");
+    REQUIRE(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    QByteArray received;
+    std::thread reader([&] {
+        QFile pipe(fifo);
+        if (pipe.open(QIODevice::ReadOnly)) received = pipe.readAll();
+    });
+    CHECK(plot::export_svg(*f, f->fullRange(), QSize(400, 300), fifo).isEmpty());
+    reader.join();
+    CHECK(received.startsWith("<?xml"));
+    CHECK(received.contains("</svg>"));
+    struct stat info {};
+    REQUIRE(::stat(QFile::encodeName(fifo).constData(), &info) == 0);
+    CHECK(S_ISFIFO(info.st_mode));
+    CHECK(QFileInfo::exists(fifo + ".partial") == false);
+    if (QFileInfo::exists("/dev/full")) {
+        const QString why = plot::export_png(*f, f->fullRange(), QSize(400, 300), "/dev/full");
+        CHECK(why.contains("No space left on device"));
+        REQUIRE(::stat("/dev/full", &info) == 0);
+        CHECK(S_ISCHR(info.st_mode));
+    }
+}
