@@ -126,6 +126,7 @@ TEST_CASE("exports to a FIFO reach its reader and leave it a FIFO; a full disk i
     CHECK(QFileInfo::exists(fifo + ".partial") == false);
     if (QFileInfo::exists("/dev/full")) {
         const QString why = plot::export_png(*f, f->fullRange(), QSize(400, 300), "/dev/full");
+        INFO(why.toStdString());
         CHECK(why.contains("No space left on device"));
         REQUIRE(::stat("/dev/full", &info) == 0);
         CHECK(S_ISCHR(info.st_mode));
