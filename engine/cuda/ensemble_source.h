@@ -85,8 +85,8 @@ struct EnsembleKernelOptions {
 // 0 for no bound.
 int ensemble_max_registers(int min_blocks);
 
-// The measurement switches of the step loops, from the environment (tests/device/compile-trade-round.sh
-// compares the kernels with BEFORE=BIFSCOPE_CUDA_EVERY_STEP_LOOP=1): BIFSCOPE_CUDA_EVERY_STEP_LOOP=1
+// The measurement switches of the step loops, from the environment (`tests/device/round.sh compile
+// --settings` compares kernels under them): BIFSCOPE_CUDA_EVERY_STEP_LOOP=1
 // compiles every loop the kernel may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and
 // BIF_ENSEMBLE_OBSERVES_STEPS 2; BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop;
 // BIFSCOPE_CUDA_OUTLINE_RARE=0 keeps the rare paths inlined in a separately compiled module too.
