@@ -43,7 +43,7 @@ exit status:
 // glibc gives every thread that allocates an arena of its own, up to 8 per core, and keeps what is
 // freed there: a streamed run's threads (lanes, blocks at once, the writer, the axis fillers) then
 // held 900-1100 MB for the 10^8-system map, against 590-650 MB with two arenas, which also ran it
-// faster (1.42-1.44 s against 1.64-1.70 s on an H200; tests/bench/NOTES.md, session 12). Must come
+// faster (1.42-1.44 s against 1.64-1.70 s on an H200; tests/bench/README.md). Must come
 // before any thread starts; MALLOC_ARENA_MAX in the environment still wins.
 void limit_malloc_arenas() {
 #if defined(__GLIBC__)

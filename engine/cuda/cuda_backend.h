@@ -30,14 +30,14 @@ struct CudaBackendOptions {
     // chosen from the precision and how many systems each multiprocessor gets
     int min_blocks = -1;
     // NVRTC's --Ofast-compile=max and no register bound: a module in under a second for any small
-    // model, whose kernels run tens of times slower (tests/bench/NOTES.md). The backend's
+    // model, whose kernels run tens of times slower (tests/bench/README.md). The backend's
     // quick_stand_in() is this backend, for preview passes while the optimised module compiles.
     bool quick_compile = false;
     // Tiered compile: a study whose whole-program module is not cached runs on a module compiled as
     // separate functions with the step loop's rare paths out of line (CompileRequest::separate_functions,
     // EnsembleKernelOptions::outline_rare: 25-40% less cold compile on a 16-core H100 server than the
     // whole program, kernels 1-20% slower and up to 95% for a period map with exponents, results
-    // equal to a few roundings; tests/bench/NOTES.md, sessions 21-22), while the whole-program
+    // equal to a few roundings; tests/bench/README.md), while the whole-program
     // module compiles in the background into the cache for every later run. The backend's destructor waits
     // for that compile, so a program that runs one study and exits leaves it off (jobs::BackendUse).
     bool tiered_compile = false;

@@ -49,7 +49,7 @@ class InOrderQueue {
     }
     // A batch the caller is done with, for a lane to refill: its memory is already faulted in, which
     // fresh memory for every batch is not (page faults were ~45% of the host side of a 10^8-system
-    // map, tests/bench/NOTES.md).
+    // map, tests/bench/README.md).
     std::optional<ensemble::BatchArrays> take_spare() {
         std::lock_guard lock(mutex_);
         if (spares_.empty()) return std::nullopt;

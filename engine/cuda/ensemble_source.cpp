@@ -116,7 +116,7 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     options.bounded = study.study.solver.bound > 0;
     options.inline_cold = precision == codegen::Precision::Float;
     options.separate_functions = !options.inline_cold && !study.model->is_map();
-    // a tuning switch for measurements (tests/device/cold-code-round.sh): 0 or 1 overrides the rule
+    // a tuning switch for measurements (tests/device/round.sh compile --settings): 0 or 1 overrides the rule
     if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)
         options.outline_math = std::string_view(forced) != "0";
     apply_step_loop_switches(options);

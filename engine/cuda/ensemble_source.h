@@ -22,7 +22,7 @@ inline constexpr unsigned ensemble_threads = 128;
 // Blocks of ensemble_threads per multiprocessor that bif_ensemble_advance's register allocation
 // must allow (BIF_ENSEMBLE_MIN_BLOCKS in kernels/bif/cuda/ensemble_kernel.cuh): for models of up to
 // small_model_states states 7 in double (72 registers), 6 in float (80), the fastest of the bounds
-// measured on the benchmarks (tests/bench/NOTES.md); larger models get 5 (the step of a 28-state
+// measured on the benchmarks (tests/bench/README.md); larger models get 5 (the step of a 28-state
 // model does not fit 72 registers, and ptxas spent minutes on the spill code). An ensemble that
 // gives each multiprocessor fewer blocks than that gets a looser bound (at least 3: 168
 // registers), as it cannot use the occupancy. 0: the compiler's choice; ensemble_min_blocks_default:
@@ -36,7 +36,7 @@ int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t sy
 // kernels/bif/config.h): when the step kernel would inline them at outline_math_calls sites or more.
 // Each inlined double exp or cos is ~220 instructions; out of line, the Hodgkin-Huxley and
 // Keller-Miksis programs compiled in 8.7 and 6.4 s instead of 15.4 and 15.9 s on an H100, while
-// Duffing's single cos cost 7% of its kernel speed that way (tests/bench/NOTES.md). A call in the
+// Duffing's single cos cost 7% of its kernel speed that way (tests/bench/README.md). A call in the
 // right-hand side or in a reset counts once; one in the event functions event_evaluation_sites times,
 // the places the step loop evaluates them (step end, event location, crossings inside the step): the
 // bouncing ball's sin(w t) in its event was 578 of its step kernel's 2480 instructions.
@@ -85,8 +85,8 @@ struct EnsembleKernelOptions {
 // 0 for no bound.
 int ensemble_max_registers(int min_blocks);
 
-// The measurement switches of the step loops, from the environment (tests/device/compile-trade-round.sh
-// compares the kernels with BEFORE=BIFSCOPE_CUDA_EVERY_STEP_LOOP=1): BIFSCOPE_CUDA_EVERY_STEP_LOOP=1
+// The measurement switches of the step loops, from the environment (`tests/device/round.sh compile
+// --settings` compares kernels under them): BIFSCOPE_CUDA_EVERY_STEP_LOOP=1
 // compiles every loop the kernel may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and
 // BIF_ENSEMBLE_OBSERVES_STEPS 2; BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop;
 // BIFSCOPE_CUDA_OUTLINE_RARE=0 keeps the rare paths inlined in a separately compiled module too.

@@ -3,7 +3,7 @@
 //
 // Why Bifscope links at all: NVRTC and ptxas spread their work over threads per compiled function
 // only in separate compilation; in whole-program mode a kernel and every function it calls are one
-// unit, compiled in sequence (tests/bench/NOTES.md, session 21). The link itself takes a few ms.
+// unit, compiled in sequence (tests/bench/README.md). The link itself takes a few ms.
 //
 // Search order: the folder of the NVRTC library in use, then NVRTC's own candidates
 // (NvrtcLibrary::default_candidates' folders); in each place libnvJitLink.so and .so.<NVRTC's major>. The

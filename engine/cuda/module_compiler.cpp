@@ -228,7 +228,7 @@ std::vector<std::string> ModuleCompiler::options(const CompileRequest& request, 
     // NVRTC 12.8 and later: the optimizer's and ptxas' work on the module's functions spread over
     // every core (BIFSCOPE_NVRTC_SPLIT_COMPILE=N: at most N threads, 1 none). The same machine code;
     // cold compiles of Hodgkin-Huxley and Keller-Miksis on a 16-core H100 server 1.56-1.64 -> 1.23-1.42 s
-    // and 1.99-2.01 -> 1.58-1.73 s (tests/bench/NOTES.md, session 10).
+    // and 1.99-2.01 -> 1.58-1.73 s (tests/bench/README.md).
     if (nvrtc_.version() >= 12080) {
         const char* threads = std::getenv("BIFSCOPE_NVRTC_SPLIT_COMPILE");
         options.emplace_back(std::string("--split-compile=") + (threads && *threads ? threads : "0"));

@@ -50,7 +50,7 @@ class ModuleCompiler {
     // The module from the cache, or nothing where compile() would have to compile it.
     std::optional<CompiledModule> cached_module(const CompileRequest& request, const Target& target) const;
     // NVRTC's first compile in a process costs ~0.1 s more than later ones (its own start-up,
-    // measured on an H100 server: tests/bench/NOTES.md, session 18). A tiny program compiled for
+    // measured on an H100 server: tests/bench/README.md). A tiny program compiled for
     // `target`, uncached, pays that where an application waits for nothing (while its window opens).
     void warm_up(const Target& target) const;
     // Whether `request` is compiled as separate functions and linked for `target`: it asks for it,

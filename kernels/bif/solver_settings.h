@@ -36,7 +36,7 @@ struct SolverSettings {
     // fractions the classical RK4 steps with, worked out once by fill_fixed_step() where settings
     // are made for a run. A GPU step loop takes them from the settings in constant memory as
     // warp-uniform operands; a product computed in the loop would be one more ordinary register per
-    // thread, read at every use (tests/bench/NOTES.md: 2-5% of an RK4 Lorenz step). Settings made
+    // thread, read at every use (tests/bench/README.md: 2-5% of an RK4 Lorenz step). Settings made
     // without it keep 0 and the steppers compute the fractions themselves, to the same values.
     Real fixed_step = Real(0);
     Real fixed_half = Real(0);

@@ -1,7 +1,7 @@
 // What a distributed run (bifscope-cli under mpirun) moves per block: for blocks of the Duffing
 // diagram (resources/studies/duffing_bifurcation_quick.json: 256 transient + 32 recorded forcing
 // periods per system, RKCK45 at 1e-8) on the CPU backend, the seconds to run a block, the bytes of
-// its message (encode_block) and the seconds to encode and decode it. The scaling model in NOTES.md
+// its message (encode_block) and the seconds to encode and decode it. The scaling model in README.md
 // ("Many nodes") starts from these figures.
 //
 //   bench_mpi_blocks [threads]

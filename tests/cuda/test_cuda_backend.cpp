@@ -452,7 +452,7 @@ study::Result check_tiers_agree(const study::ResolvedStudy& resolved, const char
     const bool has_points = !first.points.rows_filled.empty();
     // the same arithmetic, but a few roundings on the rare paths differ where they are calls: the
     // bouncing ball's exponents agreed to 12 digits, and were identical to the last bit with
-    // BIFSCOPE_CUDA_OUTLINE_RARE=0 (H100, tests/bench/NOTES.md, session 22)
+    // BIFSCOPE_CUDA_OUTLINE_RARE=0 (H100, tests/bench/README.md)
     constexpr double rounding = 1e-9;
     std::size_t same = 0;
     double largest = 0.0;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Adds HDF5 (Debian 12's serial libhdf5 1.10 and the compression libraries it loads) to .device/ for
 # the GPU server, which has none: headers and shared libraries under .device/hdf5/{include,lib}.
-# Run after ../shared/tools/device-prep.sh, from the project root; on the server
-#   source .device/env.sh; export HDF5_ROOT=$PWD/.device/hdf5 LD_LIBRARY_PATH=$PWD/.device/hdf5/lib:$LD_LIBRARY_PATH
+# Run after ../shared/tools/device-prep.sh, from the project root; on the server tests/device/round.sh
+# puts it on the paths (round_lib.sh, use_device_libraries).
 set -euo pipefail
 dest=.device/hdf5
 rm -rf "$dest" && mkdir -p "$dest/include" "$dest/lib"

@@ -163,7 +163,7 @@ struct StepBudget {
 // inlined, they made the kernel one large function whose optimisation and register allocation took
 // most of NVRTC's compile time (Duffing's sections program: 200 kB of machine code, 140 kB without),
 // for code that runs a few times per thousand steps. BIF_ENSEMBLE_INLINE_COLD inlines them again
-// (the tuning switch the benchmarks compare against; tests/bench/NOTES.md).
+// (the tuning switch the benchmarks compare against; tests/bench/README.md).
 #if defined(BIF_ENSEMBLE_INLINE_COLD)
 #define BIF_COLD
 #else
@@ -186,13 +186,13 @@ inline constexpr bool cold_carry_in_memory = false;
 // constant memory and become instruction operands: measured on an H200 against a loop function of
 // its own (whose registers ptxas allocates apart from the program around it), Duffing RKCK45 246 ms
 // against 260, Lorenz RK4 3.27 ms against 3.36. BIF_ENSEMBLE_NOINLINE_STEP_LOOP (a tuning switch,
-// see tests/bench/NOTES.md) makes it a function of its own again.
+// see tests/bench/README.md) makes it a function of its own again.
 // BIF_ENSEMBLE_ADAPTIVE 1 or 0 (set by the CUDA backend from the study's solver settings): for a
 // model without events, only the loop the study runs is compiled. integrate_steps chooses between
 // the adaptive loop and the fixed-step one at run time, and for a method with an error estimate the
 // fixed-step loop, never run by a study (bif::ensemble::StudySpec::adaptive follows the method),
 // was as large as the adaptive one: Duffing's RKCK45 sections program compiled in 0.95 s instead of
-// 1.65 (NVRTC 13, tests/bench/NOTES.md). 2, the default: chosen at run time.
+// 1.65 (NVRTC 13, tests/bench/README.md). 2, the default: chosen at run time.
 #ifndef BIF_ENSEMBLE_ADAPTIVE
 #define BIF_ENSEMBLE_ADAPTIVE 2
 #endif
@@ -256,7 +256,7 @@ BIF_HD constexpr bool is_shared_parameter(int slot) {
 // step loop takes it as a uniform-register or constant-bank operand, as a hand-written kernel takes
 // a kernel argument. From the carry it would be an ordinary register, one more operand read from
 // the register file per use. On an H200, a hand-written Lorenz RK4 kernel with sigma and beta in
-// ordinary registers ran 3.5% (double) and 7.5% (float) slower (tests/bench/NOTES.md).
+// ordinary registers ran 3.5% (double) and 7.5% (float) slower (tests/bench/README.md).
 template <class IM>
 BIF_HD void parameters_for_run(const IM& m, const typename IM::real* shared, const typename IM::real* own,
                                typename IM::real* p) {

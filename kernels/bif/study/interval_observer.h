@@ -70,7 +70,7 @@ struct ObservableValues {
 // The same as a BIF_COLD function, for a model with events: its observer considers candidates at
 // many places of the step loop (after resets, in located steps), each a copy of the loop above (the
 // relief valve's step kernel: 240 of 2078 instructions). A model without events keeps it inline: out
-// of line it cost the Duffing period map's kernel 3.6% (tests/bench/NOTES.md, session 18).
+// of line it cost the Duffing period map's kernel 3.6% (tests/bench/README.md).
 template <class Model>
 BIF_HD BIF_COLD void extreme_step_accessories_cold(const Block<Model>& b, typename Model::real* acc,
                                                    const ObservableValues<Model> o) {

@@ -13,7 +13,7 @@
 #include "bif/kernel_support.h"
 
 // Iterates per untested chunk (a tuning switch). The logistic diagram's kernel on an H100 took
-// 4.09 ms with 8, 3.74 with 16, 3.61 with 32 and 3.52 with 64 (tests/bench/NOTES.md); on an H200,
+// 4.09 ms with 8, 3.74 with 16, 3.61 with 32 and 3.52 with 64 (tests/bench/README.md); on an H200,
 // with chunks proved by their last state, its transient ran at 0.88 / 0.95 / 1.00 of the
 // hand-written kernel's speed in float with 32 / 64 / 128, where the chunk's bookkeeping is what
 // is left. A chunk is unrolled whole for maps of up to 4 states: 128 cost the logistic and Henon

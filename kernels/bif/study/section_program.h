@@ -25,7 +25,7 @@
 // warps share a multiprocessor. 2 (set for a study that observes steps with an adaptive method):
 // one step loop, with the observer, idle outside the recorded phase, instead of a second copy of the
 // whole loop without it: Hodgkin-Huxley's RKCK45 sections program compiled in 1.2 s instead of 1.9
-// (NVRTC 13, tests/bench/NOTES.md); the unrecorded steps test one uniform flag each.
+// (NVRTC 13, tests/bench/README.md); the unrecorded steps test one uniform flag each.
 #ifndef BIF_ENSEMBLE_OBSERVES_STEPS
 #define BIF_ENSEMBLE_OBSERVES_STEPS 1
 #endif
@@ -126,7 +126,7 @@ BIF_HD int state_of_observable(int k) {
 // The rows of a diagram of one state variable (the usual one): the state itself stored at every
 // iterate, where RecordedRows evaluates every observable and chooses one (two selects an iterate
 // for the logistic diagram, whose float run then came to 0.93 of the hand-written kernel's speed
-// instead of 0.95; H200, tests/bench/NOTES.md).
+// instead of 0.95; H200, tests/bench/README.md).
 template <class Model>
 struct StateRows {
     using real = typename Model::real;

@@ -96,7 +96,7 @@ class BifscopeEnsemble {
         // the separately compiled one a cold study starts on (CudaBackendOptions::tiered_compile)
         const char* first_tier = std::getenv("BENCH_FIRST_TIER");
         if (!(first_tier && std::string(first_tier) == "1")) request.separate_functions = false;
-        // BENCH_NVRTC_OPTIONS="-DNAME ...": tuning switches of the kernels to time (tests/bench/NOTES.md)
+        // BENCH_NVRTC_OPTIONS="-DNAME ...": tuning switches of the kernels to time (tests/bench/README.md)
         if (const char* options = std::getenv("BENCH_NVRTC_OPTIONS")) {
             std::istringstream words(options);
             for (std::string option; words >> option;)

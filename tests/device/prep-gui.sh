@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # Packs the Qt app for the GPU server (issue 11), on a Debian 12 machine with Qt 6 and Xvfb, from the
 # repository root:
-#   bash tests/device/gui-prep.sh
+#   bash tests/device/prep-gui.sh
 # Builds bifscope, the GUI test programs test_gl_* and test_app_* and the app benchmarks here (the
 # CUDA backend loads the driver and NVRTC at run time, so these binaries use the server's), then
 # writes .device-gui/gui.tar.xz: the binaries, resources/, the Qt runtime and Xvfb with every library
 # they load that the server may lack, Qt's xcb plugins, xkb data and xkbcomp, and one font family.
-# tests/device/gui-round.sh unpacks and runs it there.
+# `tests/device/round.sh gui` unpacks and runs it there.
 #
 # Never packed: the C and C++ runtimes (the server's g++ 13 runtime is newer) and every OpenGL
 # library: GL must come from the server's glvnd and NVIDIA's driver, never from Mesa. glvnd's
-# vendor-neutral dispatch libraries go into glvnd/, which gui-round.sh uses only for those the
+# vendor-neutral dispatch libraries go into glvnd/, which the gui round uses only for those the
 # server lacks: among them libEGL.so.1, which ui/render/egl_device_context.cpp opens at run time for
 # the headless EGL context of test_gl_interop (NVIDIA's libEGL_nvidia behind it).
 #
 # The build reads its sources through the link /tmp/bifscope-src, so the source paths compiled into
-# the test programs (their data) resolve on the server once gui-round.sh points that link there.
+# the test programs (their data) resolve on the server once the gui round points that link there.
 # GUI_BUILD=DIR: another build folder under the source root (default build-gui-device).
 # GUI_TARGETS="a b ...": pack only these programs (a quick round on a machine without a warm build).
 set -euo pipefail
@@ -57,7 +57,7 @@ strip --strip-unneeded "${binaries[@]}"
 cp /usr/bin/Xvfb /usr/bin/xkbcomp "$pack/bin/"
 # Xvfb runs "<XkbBinDirectory>/xkbcomp" with that folder compiled in as /usr/bin, where the server has
 # no xkbcomp: the copy looks in /tmp/bxk (as long, so the string is replaced in place), which
-# gui-round.sh links to bin/.
+# the gui round links to bin/.
 [[ $(grep -c -a -o '/usr/bin' "$pack/bin/Xvfb") == 1 ]] || { echo "Xvfb: /usr/bin not found once" >&2; exit 1; }
 sed -i 's|/usr/bin|/tmp/bxk|' "$pack/bin/Xvfb"
 
