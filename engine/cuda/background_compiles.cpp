@@ -7,7 +7,7 @@
 namespace bif::cuda {
 
 BackgroundCompiles::~BackgroundCompiles() {
-    stopping_.store(true);
+    if (!finish_on_destruction_) stopping_.store(true);
     std::lock_guard lock(mutex_);
     for (Task& task : tasks_)
         task.thread.join();

@@ -1,8 +1,8 @@
 // Modules compiled into the disk cache on threads of their own, for later runs to find there. The
 // CUDA backend's tiered compile starts the whole-program module of a study here after a run got
 // going on the quicker separately compiled one (cuda_backend.cpp). Each compile runs in a process of
-// its own (compile_process.h); the destructor kills those still under way and waits for their
-// threads, so a program that ends does not wait for a module it will not use.
+// its own (compile_process.h); the destructor kills those still under way (a program that ends does
+// not wait for a module it will not use) or, when asked, waits for them to finish into the cache.
 #pragma once
 
 #include "engine/cuda/compile_request.h"
@@ -18,7 +18,8 @@ namespace bif::cuda {
 
 class BackgroundCompiles {
   public:
-    BackgroundCompiles() = default;
+    explicit BackgroundCompiles(bool finish_on_destruction = false)
+        : finish_on_destruction_(finish_on_destruction) {}
     BackgroundCompiles(const BackgroundCompiles&) = delete;
     BackgroundCompiles& operator=(const BackgroundCompiles&) = delete;
     ~BackgroundCompiles();
@@ -36,6 +37,7 @@ class BackgroundCompiles {
     };
     void join_finished(); // with mutex_ held
 
+    bool finish_on_destruction_;
     std::atomic<bool> stopping_{false};
     std::mutex mutex_;
     std::vector<Task> tasks_;

@@ -52,7 +52,8 @@ RunnerOptions runner_options_of(const CudaBackendOptions& options) {
 
 class CudaBackend : public study::Backend {
   public:
-    explicit CudaBackend(CudaBackendOptions options) : options_(options) {}
+    explicit CudaBackend(CudaBackendOptions options)
+        : options_(options), background_(options.finish_background_compiles) {}
 
     std::string name() const override { return "cuda"; }
 
@@ -621,7 +622,7 @@ class CudaBackend : public study::Backend {
     std::map<int, Context> contexts_;
     std::shared_ptr<study::Backend> quick_;
     std::map<int, std::shared_ptr<const RenderKernels>> render_kernels_;
-    BackgroundCompiles background_; // first destroyed: waits for its compiles
+    BackgroundCompiles background_; // first destroyed: kills or waits for its compiles
 };
 
 } // namespace

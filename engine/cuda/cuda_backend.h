@@ -38,9 +38,13 @@ struct CudaBackendOptions {
     // EnsembleKernelOptions::outline_rare: 25-40% less cold compile on a 16-core H100 server than the
     // whole program, kernels 1-20% slower and up to 95% for a period map with exponents, results
     // equal to a few roundings; tests/bench/README.md), while the whole-program
-    // module compiles in the background into the cache for every later run. The backend's destructor waits
-    // for that compile, so a program that runs one study and exits leaves it off (jobs::BackendUse).
+    // module compiles in the background into the cache for every later run (jobs::BackendUse: the app
+    // tiers, a program that runs one study and exits does not).
     bool tiered_compile = false;
+    // What the backend's destructor does with background compiles still under way: kill them, so that
+    // closing the app never waits for a module it will not use (default), or let them finish into the
+    // cache for the next process.
+    bool finish_background_compiles = false;
 };
 
 // The precision a study runs in on `device` (see above).

@@ -434,6 +434,7 @@ study::Result check_tiers_agree(const study::ResolvedStudy& resolved, const char
     {
         cuda::CudaBackendOptions options;
         options.tiered_compile = true;
+        options.finish_background_compiles = true;
         auto gpu = cuda::make_cuda_backend(options);
         first = run_on(*gpu, resolved);
         std::printf("tiered, %s: first run compile %.2f s, run %.3f s: %s\n", name,

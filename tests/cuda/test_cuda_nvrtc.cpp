@@ -2,6 +2,7 @@
 // through NVRTC, a hand-written model runs through the contract kernel in float and double, compile
 // errors come back mapped to the model's lines, and the module cache hits, misses and heals.
 #include "cuda_test_support.h"
+#include "engine/cuda/background_compiles.h"
 #include "engine/cuda/compile_process.h"
 #include "engine/cuda/device_info.h"
 #include "engine/cuda/embedded_headers.h"
@@ -10,7 +11,9 @@
 #include "engine/cuda/nvrtc_library.h"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -232,9 +235,10 @@ TEST_CASE("the module cache: miss, hit, changed source or options, damaged entry
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("a compile that would take long stops within moments of a cancel", "[cuda][nvrtc][cancel]") {
-    const ModuleCompiler compiler(ModuleCache::disabled());
-    // thousands of unrolled transcendental calls: many seconds of NVRTC's optimizer and ptxas
+namespace {
+
+// Thousands of unrolled transcendental calls: many seconds of NVRTC's optimizer and ptxas.
+CompileRequest slow_request() {
     CompileRequest request;
     request.parts.push_back({"kernel", "__global__ void slow(double* x) {\n"
                                        "    double a = x[threadIdx.x];\n"
@@ -242,6 +246,14 @@ TEST_CASE("a compile that would take long stops within moments of a cancel", "[c
                                        "    for (int i = 0; i < 20000; ++i) a = sin(a * x[i % 7] + cos(a));\n"
                                        "    x[threadIdx.x] = a;\n"
                                        "}\n"});
+    return request;
+}
+
+} // namespace
+
+TEST_CASE("a compile that would take long stops within moments of a cancel", "[cuda][nvrtc][cancel]") {
+    const ModuleCompiler compiler(ModuleCache::disabled());
+    const CompileRequest request = slow_request();
     std::atomic<bool> cancel{false};
     std::thread canceller([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -255,4 +267,27 @@ TEST_CASE("a compile that would take long stops within moments of a cancel", "[c
     // the same compiler still compiles after a cancel
     CHECK_NOTHROW(compiler.compile(contract_request(test_file("hand_lorenz.h"), "HandLorenz<double>"),
                                    compiler.oldest_virtual_target()));
+}
+
+TEST_CASE("background compiles are killed when their owner goes, not waited for", "[cuda][nvrtc][cancel]") {
+    const std::filesystem::path dir = fresh_directory("nvrtc-background");
+    ::setenv("BIFSCOPE_CUDA_CACHE_DIR", dir.c_str(), 1);
+    const Target target = ModuleCompiler(ModuleCache::disabled()).oldest_virtual_target();
+    const auto start = std::chrono::steady_clock::now();
+    {
+        BackgroundCompiles background; // as the app's backend holds them
+        background.start(slow_request(), target);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(seconds < 5);
+    CHECK_FALSE(ModuleCompiler(ModuleCache(dir)).cached(slow_request(), target));
+    // asked to finish, the owner waits and the module is in the cache for the next process
+    const CompileRequest quick = contract_request(test_file("hand_lorenz.h"), "HandLorenz<double>");
+    {
+        BackgroundCompiles background(true);
+        background.start(quick, target);
+    }
+    CHECK(ModuleCompiler(ModuleCache(dir)).cached(quick, target));
+    ::unsetenv("BIFSCOPE_CUDA_CACHE_DIR");
 }
