@@ -310,7 +310,8 @@ void choose_analysis(ui::MainWindow& window, const QString& label) {
 }
 
 // The window gives its picture the room: the study form whole (no sideways scrolling), no empty
-// trajectory dock, the plot at least half the window's width and most of its height.
+// trajectory dock, the plot the largest part of the window's width and most of its height (it had
+// about 500x400 of 1440x920 with the trajectory dock open and empty).
 void check_layout(ui::MainWindow& window) {
     QScrollArea* study_scroll = nullptr;
     for (QScrollArea* area : window.findChildren<QScrollArea*>())
@@ -321,8 +322,8 @@ void check_layout(ui::MainWindow& window) {
     const QSize plot = window.plotArea().size();
     INFO("window " << window.width() << "x" << window.height() << ", plot " << plot.width() << "x"
                    << plot.height() << ", study dock " << study_scroll->width());
-    CHECK(plot.width() >= window.width() / 2);
-    CHECK(plot.height() >= window.height() * 2 / 3);
+    CHECK(plot.width() >= window.width() * 45 / 100);
+    CHECK(plot.height() >= window.height() * 3 / 4);
 }
 
 } // namespace
@@ -346,11 +347,13 @@ TEST_CASE("a typed model's new bifurcation study runs as set up, in a window lai
         REQUIRE(test::wait_until(
             [&] {
                 return window.editorPanel().model() &&
-                       window.editorPanel().model()->parameter_index("B") >= 0;
+                       window.editorPanel().model()->parameter_index("k") >= 0;
             },
             5000));
         choose_analysis(window, "Bifurcation diagram");
-        REQUIRE(test::wait_until([&] { return !window.studyPanel().hasErrors(); }, 10000));
+        test::wait_until([&] { return !window.studyPanel().hasErrors(); }, 10000);
+        INFO(window.studyPanel().errorSummary().toStdString());
+        REQUIRE_FALSE(window.studyPanel().hasErrors());
         const study::Study s = window.studyPanel().study();
         CHECK(s.bifurcation.section.period == "2*pi");
         REQUIRE(window.runStudy());
@@ -390,10 +393,18 @@ TEST_CASE("a model file's untitled study is titled by model, analysis and parame
     ui::MainWindow window;
     window.show();
     REQUIRE(window.openFile(test::source_path("resources/models/duffing.ode")));
-    REQUIRE(test::wait_until([&] { return !window.studyPanel().hasErrors(); }, 10000));
+    REQUIRE(test::wait_until(
+        [&] {
+            return window.editorPanel().model() && window.editorPanel().model()->parameter_index("k") >= 0;
+        },
+        5000));
+    choose_analysis(window, "Bifurcation diagram");
+    test::wait_until([&] { return !window.studyPanel().hasErrors(); }, 10000);
+    INFO(window.studyPanel().errorSummary().toStdString());
+    REQUIRE_FALSE(window.studyPanel().hasErrors());
     study::Study s = window.studyPanel().study();
     CHECK(s.title.empty());
-    REQUIRE(s.analysis == study::AnalysisKind::Bifurcation); // the model's poivar=t, poipln
+    CHECK(s.bifurcation.section.period == "2*pi/omega"); // b*cos(omega*t)
     // Few values, so that the run is quick: the title does not depend on them.
     s.sweep[0].count = 8;
     s.bifurcation.transient_sections = 16;

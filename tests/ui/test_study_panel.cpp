@@ -7,11 +7,13 @@
 #include "tests/ui/gui_test_support.h"
 #include "ui/study/field_marks.h"
 #include "ui/study/formula_field.h"
+#include "ui/study/number_text.h"
 #include "ui/study/study_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QLocale>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QTest>
@@ -320,4 +322,47 @@ TEST_CASE("a default sweep range reads as short decimals", "[gui][study]") {
     CHECK(s.sweep[0].to == 0.075);
     panel.resize(420, panel.sizeHint().height());
     test::save_screenshot(panel, "study_panel_new_bifurcation");
+}
+
+TEST_CASE("numbers in the fields are the shortest text that reads back to the same double", "[gui][study]") {
+    struct Case {
+        double value;
+        const char* text;
+    };
+    const Case cases[] = {{0.075, "0.075"},
+                          {1.5 * 0.05, "0.07500000000000001"},
+                          {1e-6, "1e-6"},
+                          {1e8, "1e8"},
+                          {-2.5e-12, "-2.5e-12"},
+                          {0.1 + 0.2, "0.30000000000000004"},
+                          {6.02214076e23, "6.02214076e23"},
+                          {100.0, "100"}};
+    for (const Case& c : cases) {
+        INFO(c.text);
+        CHECK(number_text(c.value) == c.text);
+        CHECK(plain_number(number_text(c.value)) == c.value); // reads back exactly
+        // and agrees with Qt's own shortest round trip, up to the exponent's spelling
+        CHECK(QString::number(c.value, 'g', QLocale::FloatingPointShortest).toDouble() == c.value);
+    }
+}
+
+TEST_CASE("a suggested section follows a new model text; one the user wrote stays", "[gui][study]") {
+    const std::string forced = "x'=y\ny'=-a*x-c*y+b*cos(w*t)\npar a=1,b=0.5,c=0.1,w=1.2\n";
+    const std::string ueda = "x'=y\ny'=-k*y-x^3+B*cos(t)\npar k=0.05,B=7.5\n";
+    StudyPanel panel;
+    study::ModelSource source;
+    source.text = forced;
+    panel.setModel(parse(forced), source, {});
+    choose_analysis(panel, "Bifurcation diagram");
+    CHECK(panel.study().bifurcation.section.period == "2*pi/w");
+    source.text = ueda;
+    panel.setModel(parse(ueda), source, {});
+    CHECK(panel.study().bifurcation.section.period == "2*pi"); // w is gone with the old model
+
+    study::Study s = panel.study();
+    s.bifurcation.section.period = "pi";
+    panel.setStudy(s);
+    source.text = forced;
+    panel.setModel(parse(forced), source, {});
+    CHECK(panel.study().bifurcation.section.period == "pi");
 }

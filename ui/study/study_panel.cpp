@@ -18,10 +18,20 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTableWidget>
+#include <optional>
 
 namespace bif::ui {
 
 using namespace bif::study;
+
+namespace {
+
+bool same_section(const Section& a, const Section& b) {
+    return a.kind == b.kind && a.period == b.period && a.condition == b.condition &&
+           a.direction == b.direction;
+}
+
+} // namespace
 
 StudyPanel::StudyPanel(QWidget* parent) : QWidget(parent), checker_(new StudyChecker(this)) {
     buildForm();
@@ -170,6 +180,10 @@ void StudyPanel::registerPaths() {
 void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource source,
                           QString baseDirectory) {
     const bool first = model_ == nullptr;
+    // A section the panel suggested for the old model follows the model (the new one may not have
+    // its forcing's omega); one the user wrote stays.
+    const std::optional<Section> suggested =
+        first ? std::nullopt : std::optional<Section>(suggested_section(*model_).section);
     // Settings the new model still has names for stay; a setting whose name it lacks is dropped
     // (table rows) or replaced by the new model's defaults (axes).
     model_ = std::move(model);
@@ -200,6 +214,11 @@ void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource
         if (!known) axes_[i]->setAxis({a.target, "", a.from, a.to, a.count, a.scale});
     }
     defaultAxesFor(static_cast<AnalysisKind>(kind_->currentData().toInt()));
+    if (suggested) {
+        const Section now = suggested_section(*model_).section;
+        for (SectionEditor* editor : sections_)
+            if (same_section(editor->section(), *suggested)) editor->setSection(now);
+    }
     if (first) defaultSectionFor(static_cast<AnalysisKind>(kind_->currentData().toInt()));
     for (FormulaField* f : formula_fields_)
         f->refresh();

@@ -105,8 +105,8 @@ void MainWindow::buildDocks() {
     inspector_dock->hide();
     messages_dock->raise();
     const int line = fontMetrics().lineSpacing();
-    // About 44 columns of the editor's font and its line numbers: a typical model line.
-    const int model_width = editor_->editor()->fontMetrics().horizontalAdvance(QString(44, QChar('m'))) + 48;
+    // About 38 columns of the editor's font and its line numbers: a typical model line.
+    const int model_width = editor_->editor()->fontMetrics().horizontalAdvance(QString(38, QChar('m'))) + 48;
     resizeDocks({model_dock, study_dock}, {model_width, study_width}, Qt::Horizontal);
     resizeDocks({messages_dock}, {5 * line}, Qt::Vertical);
     connect(plots_, &PlotArea::systemClicked, this, [this, inspector_dock] {
