@@ -163,9 +163,10 @@ TEST_CASE("Trajectory charts keep readable tick labels at the inspector's size i
         data->values[0].push_back(1.7 * std::cos(t));
         data->values[1].push_back(-3.2 * std::sin(t) + 0.4);
     }
-    // The heights the docked inspector gives a chart at the default window size and at 1280x800,
-    // and a roomy one: every y label a number, none elided, at least two of them.
-    for (const QSize size : {QSize(460, 190), QSize(420, 230), QSize(560, 300), QSize(700, 520)}) {
+    // Charts as short as the docked inspector's (each of its two charts gets about 170 px of height;
+    // Qt Charts elided every y label there to "..."), and a roomy one: every y label a number, none
+    // elided, at least two of them.
+    for (const QSize size : {QSize(520, 200), QSize(460, 170), QSize(700, 520)}) {
         for (const auto mode :
              {ui::TrajectoryChart::Mode::TimeSeries, ui::TrajectoryChart::Mode::PhasePortrait}) {
             ui::TrajectoryChart chart(mode);
@@ -187,7 +188,7 @@ TEST_CASE("Trajectory charts keep readable tick labels at the inspector's size i
             for (const QString& label : labels.x)
                 CHECK_FALSE(test::elided(label));
             CHECK(numbers >= 2);
-            if (size == QSize(460, 190) && mode == ui::TrajectoryChart::Mode::TimeSeries)
+            if (size == QSize(460, 170) && mode == ui::TrajectoryChart::Mode::TimeSeries)
                 test::save_screenshot(chart, "charts_short_time_series");
         }
     }
