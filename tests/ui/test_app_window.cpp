@@ -334,6 +334,7 @@ TEST_CASE("a typed model's new bifurcation study runs as set up, in a window lai
         ui::MainWindow window; // its own default size, then a smaller screen's
         if (size.isValid()) window.resize(size);
         window.show();
+        if (size.isValid()) CHECK(window.width() <= size.width()); // the docks' minimums fit the screen
         const QString tag = size.isValid() ? "_1280x800" : "";
         REQUIRE(test::wait_until([&] { return window.editorPanel().model() != nullptr; }, 5000));
         QDockWidget* inspector = dock_named(window, "trajectory");

@@ -106,7 +106,8 @@ void MainWindow::buildDocks() {
     messages_dock->raise();
     const int line = fontMetrics().lineSpacing();
     // About 38 columns of the editor's font and its line numbers: a typical model line.
-    const int model_width = editor_->editor()->fontMetrics().horizontalAdvance(QString(38, QChar('m'))) + 48;
+    const int column = editor_->editor()->fontMetrics().horizontalAdvance(QChar('m'));
+    const int model_width = 38 * column + 48;
     resizeDocks({model_dock, study_dock}, {model_width, study_width}, Qt::Horizontal);
     resizeDocks({messages_dock}, {5 * line}, Qt::Vertical);
     connect(plots_, &PlotArea::systemClicked, this, [this, inspector_dock] {
