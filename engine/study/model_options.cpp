@@ -1,6 +1,7 @@
 #include "engine/study/model_options.h"
 
 #include "engine/model/parse.h"
+#include "engine/study/decimal_rounding.h"
 
 #include <cctype>
 #include <charconv>
@@ -225,8 +226,8 @@ struct OptionReader {
         const model::Parameter& p = model.parameters.front();
         SweepAxis axis;
         axis.name = p.name;
-        axis.from = p.value == 0.0 ? 0.0 : 0.5 * p.value;
-        axis.to = p.value == 0.0 ? 1.0 : 1.5 * p.value;
+        axis.from = p.value == 0.0 ? 0.0 : round_significant(0.5 * p.value, 12);
+        axis.to = p.value == 0.0 ? 1.0 : round_significant(1.5 * p.value, 12);
         axis.count = 101;
         out.study.sweep = {axis};
     }

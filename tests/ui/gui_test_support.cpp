@@ -1,8 +1,11 @@
 #include "gui_test_support.h"
 
+#include <QChart>
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QThread>
 
 namespace bif::test {
@@ -33,6 +36,27 @@ bool wait_until(const std::function<bool()>& done, int timeout_ms) {
 
 QString source_path(const QString& relative) {
     return QString(BIFSCOPE_SOURCE_DIR) + "/" + relative;
+}
+
+ChartLabels chart_labels(const QChart& chart) {
+    ChartLabels labels;
+    if (!chart.scene()) return labels;
+    const QRectF plot = chart.plotArea();
+    for (QGraphicsItem* child : chart.scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsTextItem*>(child);
+        if (!text || !text->isVisible() || text->toPlainText().isEmpty()) continue;
+        const QRectF box = text->sceneBoundingRect();
+        if (box.right() <= plot.left() + 1 && box.center().y() >= plot.top() - box.height() &&
+            box.center().y() <= plot.bottom() + box.height())
+            labels.y << text->toPlainText();
+        else if (box.top() >= plot.bottom() - 1)
+            labels.x << text->toPlainText();
+    }
+    return labels;
+}
+
+bool elided(const QString& label) {
+    return label.contains(QChar(0x2026)) || label.contains(QStringLiteral("..."));
 }
 
 } // namespace bif::test

@@ -4,8 +4,11 @@
 
 #include <QImage>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <functional>
+
+class QChart;
 
 namespace bif::test {
 
@@ -17,5 +20,13 @@ QImage save_screenshot(QWidget& widget, const QString& name);
 bool wait_until(const std::function<bool()>& done, int timeout_ms);
 
 QString source_path(const QString& relative); // BIFSCOPE_SOURCE_DIR/relative
+
+// A Qt chart's tick labels as drawn (every visible text item of its scene left of the plot area,
+// y, or below it, x), to check that none is elided to "…".
+struct ChartLabels {
+    QStringList y, x;
+};
+ChartLabels chart_labels(const QChart& chart);
+bool elided(const QString& label);
 
 } // namespace bif::test

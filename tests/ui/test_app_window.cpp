@@ -4,6 +4,7 @@
 #include "duffing_reference.h"
 #include "engine/study/study_json.h"
 #include "gui_test_support.h"
+#include "ui/charts/trajectory_chart.h"
 #include "ui/charts/trajectory_inspector.h"
 #include "ui/editor/model_editor_panel.h"
 #include "ui/plot/result_figure.h"
@@ -20,8 +21,13 @@
 #include "ui/window/status_panel.h"
 
 #include <QApplication>
+#include <QChart>
+#include <QComboBox>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -281,4 +287,135 @@ TEST_CASE("clicking a point of the diagram inspects exactly that system", "[gui]
     QAction* run = window.findChild<QToolBar*>()->actions().first();
     INFO(run->text().toStdString() << ": " << run->toolTip().toStdString());
     CHECK(run->isEnabled()); // Run stays available
+}
+
+namespace {
+
+QDockWidget* dock_named(ui::MainWindow& window, const QString& name) {
+    for (QDockWidget* d : window.findChildren<QDockWidget*>())
+        if (d->objectName() == name) return d;
+    return nullptr;
+}
+
+// Picks `label` in the study panel's analysis combo as a user does.
+void choose_analysis(ui::MainWindow& window, const QString& label) {
+    for (QComboBox* combo : window.studyPanel().findChildren<QComboBox*>()) {
+        const int i = combo->findText(label);
+        if (i < 0) continue;
+        combo->setCurrentIndex(i);
+        emit combo->activated(i);
+        return;
+    }
+    FAIL("no analysis combo with " << label.toStdString());
+}
+
+// The window gives its picture the room: the study form whole (no sideways scrolling), no empty
+// trajectory dock, the plot the largest part of the window's width and most of its height (it had
+// about 500x400 of 1440x920 with the trajectory dock open and empty).
+void check_layout(ui::MainWindow& window) {
+    QScrollArea* study_scroll = nullptr;
+    for (QScrollArea* area : window.findChildren<QScrollArea*>())
+        if (area->widget() == &window.studyPanel()) study_scroll = area;
+    REQUIRE(study_scroll);
+    CHECK_FALSE(study_scroll->horizontalScrollBar()->isVisible());
+    CHECK(study_scroll->viewport()->width() >= window.studyPanel().minimumSizeHint().width());
+    const QSize plot = window.plotArea().size();
+    INFO("window " << window.width() << "x" << window.height() << ", plot " << plot.width() << "x"
+                   << plot.height() << ", study dock " << study_scroll->width());
+    CHECK(plot.width() >= window.width() * 45 / 100);
+    CHECK(plot.height() >= window.height() * 3 / 4);
+}
+
+} // namespace
+
+TEST_CASE("a typed model's new bifurcation study runs as set up, in a window laid out for its picture",
+          "[gui][app]") {
+    for (const QSize size : {QSize(), QSize(1280, 800)}) {
+        ui::MainWindow window; // its own default size, then a smaller screen's
+        if (size.isValid()) window.resize(size);
+        window.show();
+        if (size.isValid()) CHECK(window.width() <= size.width()); // the docks' minimums fit the screen
+        const QString tag = size.isValid() ? "_1280x800" : "";
+        REQUIRE(test::wait_until([&] { return window.editorPanel().model() != nullptr; }, 5000));
+        QDockWidget* inspector = dock_named(window, "trajectory");
+        REQUIRE(inspector);
+        CHECK_FALSE(inspector->isVisible()); // nothing to show yet
+        check_layout(window);
+        test::save_screenshot(window, "app_new_model" + tag);
+
+        // Ueda's oscillator, typed; a bifurcation diagram chosen; Run, with nothing else set.
+        window.editorPanel().setText("x'=y\ny'=-k*y-x^3+B*cos(t)\npar k=0.05,B=7.5\ninit x=1\ndone\n");
+        REQUIRE(test::wait_until(
+            [&] {
+                return window.editorPanel().model() &&
+                       window.editorPanel().model()->parameter_index("k") >= 0;
+            },
+            5000));
+        choose_analysis(window, "Bifurcation diagram");
+        test::wait_until([&] { return !window.studyPanel().hasErrors(); }, 10000);
+        INFO(window.studyPanel().errorSummary().toStdString());
+        REQUIRE_FALSE(window.studyPanel().hasErrors());
+        const study::Study s = window.studyPanel().study();
+        CHECK(s.bifurcation.section.period == "2*pi");
+        REQUIRE(window.runStudy());
+        REQUIRE(wait_for_result(window));
+        ui::ResultTab* tab = window.plotArea().currentTab();
+        CHECK(tab->result()->info.complete);
+        CHECK(tab->title() == "Bifurcation diagram over k");
+        CHECK(tab->figure()->title() == tab->title());
+        CHECK(tab->figure()->xLabel() == "k");
+        check_layout(window);
+        test::save_screenshot(window, "app_new_bifurcation" + tag);
+
+        // A click opens the inspector, whose charts keep their tick labels.
+        auto* figure_view = dynamic_cast<ui::FigureResultView*>(&tab->view());
+        REQUIRE(figure_view);
+        ui::PlotView& view = figure_view->plotView();
+        bool inspected = false;
+        QObject::connect(&window.inspector(), &ui::TrajectoryInspector::inspected, [&] { inspected = true; });
+        const QRectF area = view.plotArea();
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier,
+                          QPoint(int(area.left() + 0.6 * area.width()), int(area.center().y())));
+        REQUIRE(test::wait_until([&] { return inspected; }, 30000));
+        CHECK(inspector->isVisible());
+        test::save_screenshot(window, "app_new_inspector" + tag);
+        for (ui::TrajectoryChart* chart :
+             {window.inspector().timeSeries(), window.inspector().phasePortrait()}) {
+            const test::ChartLabels labels = test::chart_labels(*chart->chart());
+            INFO("y labels: " << labels.y.join(" | ").toStdString());
+            CHECK(labels.y.size() >= 2);
+            for (const QString& label : labels.y + labels.x)
+                CHECK_FALSE(test::elided(label));
+        }
+    }
+}
+
+TEST_CASE("a model file's untitled study is titled by model, analysis and parameter", "[gui][app]") {
+    ui::MainWindow window;
+    window.show();
+    REQUIRE(window.openFile(test::source_path("resources/models/duffing.ode")));
+    REQUIRE(test::wait_until(
+        [&] {
+            return window.editorPanel().model() && window.editorPanel().model()->parameter_index("k") >= 0;
+        },
+        5000));
+    choose_analysis(window, "Bifurcation diagram");
+    test::wait_until([&] { return !window.studyPanel().hasErrors(); }, 10000);
+    INFO(window.studyPanel().errorSummary().toStdString());
+    REQUIRE_FALSE(window.studyPanel().hasErrors());
+    study::Study s = window.studyPanel().study();
+    CHECK(s.title.empty());
+    CHECK(s.bifurcation.section.period == "2*pi/omega"); // b*cos(omega*t)
+    // Few values, so that the run is quick: the title does not depend on them.
+    s.sweep[0].count = 8;
+    s.bifurcation.transient_sections = 16;
+    s.bifurcation.recorded_sections = 8;
+    window.studyPanel().setStudy(s);
+    REQUIRE(window.runStudy());
+    REQUIRE(wait_for_result(window));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    CHECK(tab->title() == QString::fromUtf8("duffing \u2014 bifurcation diagram over k"));
+    CHECK(tab->figure()->title() == tab->title());
+    CHECK(tab->figure()->yLabel() == "y1");
+    test::save_screenshot(window, "app_model_file_title");
 }

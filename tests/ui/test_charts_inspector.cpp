@@ -9,6 +9,7 @@
 #include "ui/charts/trajectory_inspector.h"
 
 #include <QChart>
+#include <QCoreApplication>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSvgRenderer>
@@ -149,4 +150,46 @@ TEST_CASE("Trajectory inspector: a Lyapunov study's system after its transient",
     CHECK(inspector.systemText().contains("rho = 30"));
     inspector.phasePortrait()->setPhaseAxes("x", "z");
     test::save_screenshot(inspector, "charts_inspector_lorenz");
+}
+
+TEST_CASE("Trajectory charts keep readable tick labels at the inspector's size in the window",
+          "[charts][inspector]") {
+    auto data = std::make_shared<ui::TrajectoryData>();
+    data->quantities = {"x", "y"};
+    data->values.resize(2);
+    for (int i = 0; i <= 2000; ++i) {
+        const double t = 0.05 * i;
+        data->t.push_back(t);
+        data->values[0].push_back(1.7 * std::cos(t));
+        data->values[1].push_back(-3.2 * std::sin(t) + 0.4);
+    }
+    // Charts as short as the docked inspector's (each of its two charts gets about 170 px of height;
+    // Qt Charts elided every y label there to "..."), and a roomy one: every y label a number, none
+    // elided, at least two of them.
+    for (const QSize size : {QSize(520, 200), QSize(460, 170), QSize(700, 520)}) {
+        for (const auto mode :
+             {ui::TrajectoryChart::Mode::TimeSeries, ui::TrajectoryChart::Mode::PhasePortrait}) {
+            ui::TrajectoryChart chart(mode);
+            chart.resize(size);
+            chart.setData(data);
+            chart.show();
+            QCoreApplication::processEvents();
+            test::wait_until([] { return false; }, 50); // the chart lays out in posted events
+            const test::ChartLabels labels = test::chart_labels(*chart.chart());
+            INFO(size.width() << "x" << size.height() << " y labels: " << labels.y.join(" | ").toStdString()
+                              << "; x labels: " << labels.x.join(" | ").toStdString());
+            int numbers = 0;
+            for (const QString& label : labels.y) {
+                CHECK_FALSE(test::elided(label));
+                bool ok = false;
+                label.toDouble(&ok);
+                numbers += ok;
+            }
+            for (const QString& label : labels.x)
+                CHECK_FALSE(test::elided(label));
+            CHECK(numbers >= 2);
+            if (size == QSize(460, 170) && mode == ui::TrajectoryChart::Mode::TimeSeries)
+                test::save_screenshot(chart, "charts_short_time_series");
+        }
+    }
 }

@@ -5,6 +5,7 @@
 #include "ui/plot/result_figure.h"
 #include "ui/plot/zoomed_study.h"
 
+#include <QLocale>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -294,4 +295,26 @@ TEST_CASE("zoomed_study sweeps the view's range at its resolution", "[plot][zoom
     CHECK(zm.sweep[1].from == 0.2);
     CHECK(zm.sweep[1].to == 0.3);
     CHECK(zm.sweep[1].count == 300);
+}
+
+TEST_CASE("zoomed ranges are short decimals within half a pixel", "[plot][zoom]") {
+    // The issue's zoom over B: bounds as a wheel left them, on a view 700 pixels wide.
+    study::Study s;
+    s.analysis = study::AnalysisKind::Bifurcation;
+    s.sweep = {{study::SweepTarget::Parameter, "B", 0.0, 20.0, 101, study::SweepScale::Linear}};
+    const PlotRange view{{5.770706494533947, 10.069581494533947, false}, {-1, 1, false}};
+    const study::Study z = plot::zoomed_study(s, view, QSize(700, 500));
+    const double pixel = (view.x.to - view.x.from) / 700;
+    CHECK(QString::number(z.sweep[0].from, 'g', QLocale::FloatingPointShortest) == "5.771");
+    CHECK(QString::number(z.sweep[0].to, 'g', QLocale::FloatingPointShortest) == "10.07");
+    CHECK(std::abs(z.sweep[0].from - view.x.from) <= pixel / 2);
+    CHECK(std::abs(z.sweep[0].to - view.x.to) <= pixel / 2);
+
+    // A log axis: rounded to its pixel's width at each end.
+    study::Study m = s;
+    m.sweep[0].scale = study::SweepScale::Log;
+    const PlotRange log_view{{0.0123456789, 0.987654321, true}, {-1, 1, false}};
+    const study::Study zl = plot::zoomed_study(m, log_view, QSize(400, 300));
+    CHECK(QString::number(zl.sweep[0].from, 'g', QLocale::FloatingPointShortest) == "0.0123");
+    CHECK(QString::number(zl.sweep[0].to, 'g', QLocale::FloatingPointShortest) == "0.99");
 }

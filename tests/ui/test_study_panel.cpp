@@ -7,11 +7,13 @@
 #include "tests/ui/gui_test_support.h"
 #include "ui/study/field_marks.h"
 #include "ui/study/formula_field.h"
+#include "ui/study/number_text.h"
 #include "ui/study/study_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QLocale>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QTest>
@@ -235,4 +237,132 @@ TEST_CASE("screenshots of each analysis page", "[gui][study]") {
         test::save_screenshot(*panel, QString("study_panel_") + name);
         CHECK_FALSE(panel->hasErrors());
     }
+}
+
+namespace {
+
+// Picks `label` in the analysis combo as a user does (an activation, not only a new index).
+void choose_analysis(StudyPanel& panel, const QString& label) {
+    for (QComboBox* combo : panel.findChildren<QComboBox*>()) {
+        const int i = combo->findText(label);
+        if (i < 0) continue;
+        combo->setCurrentIndex(i);
+        emit combo->activated(i);
+        return;
+    }
+    FAIL("no analysis combo with " << label.toStdString());
+}
+
+QString field_text(StudyPanel& panel, const std::string& path) {
+    auto* edit = qobject_cast<QLineEdit*>(panel.fieldAt(path));
+    REQUIRE(edit);
+    return edit->text();
+}
+
+} // namespace
+
+TEST_CASE("choosing a bifurcation diagram sets up a study that runs as it is", "[gui][study]") {
+    struct Case {
+        const char* model;
+        study::SectionKind kind;
+        const char* section; // the period or the condition
+    };
+    const Case cases[] = {
+        // Ueda's oscillator, as the issue typed it: forced by cos(t).
+        {"x'=y\ny'=-k*y-x^3+B*cos(t)\npar k=0.05,B=7.5\ninit x=1\n", study::SectionKind::Stroboscopic,
+         "2*pi"},
+        {"x'=y\ny'=-k*y-x^3+B*cos(omega*t)\npar k=0.05,B=7.5,omega=1.2\n", study::SectionKind::Stroboscopic,
+         "2*pi/omega"},
+        // No forcing: the model's own Poincare plane, else the first state crossing zero.
+        {"x'=y\ny'=x-x^3-d*y+0.3*y*z\nz'=-z+x\npar d=0.2\n@ poivar=z,poipln=0.1\n", study::SectionKind::Event,
+         "z-(0.1)"},
+        {"x'=s*(y-x)\ny'=x*(r-z)-y\nz'=x*y-b*z\npar r=28,s=10,b=2.6667\n", study::SectionKind::Event, "x"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.model);
+        StudyPanel panel;
+        Checked& checked = *watch(panel);
+        study::ModelSource source;
+        source.text = c.model;
+        panel.setModel(parse(c.model), source, {});
+        study::Study s = panel.study();
+        s.analysis = study::AnalysisKind::Trajectory; // as a model without a section starts
+        panel.setStudy(s);
+        const int before = checked.count;
+        choose_analysis(panel, "Bifurcation diagram");
+        REQUIRE(wait_check(checked, before));
+        const study::Study chosen = panel.study();
+        CHECK(chosen.analysis == study::AnalysisKind::Bifurcation);
+        CHECK(chosen.bifurcation.section.kind == c.kind);
+        CHECK((c.kind == study::SectionKind::Stroboscopic
+                   ? chosen.bifurcation.section.period
+                   : chosen.bifurcation.section.condition) == c.section);
+        CHECK(chosen.bifurcation.transient_sections == 256);
+        CHECK(chosen.bifurcation.recorded_sections == 32);
+        INFO(panel.errorSummary().toStdString());
+        CHECK(checked.ok);
+        CHECK_FALSE(panel.hasErrors());
+        CHECK_FALSE(FieldMarks::isMarked(panel.fieldAt("analysis.section.period")));
+    }
+}
+
+TEST_CASE("a default sweep range reads as short decimals", "[gui][study]") {
+    // k = 0.05: half and one and a half of it are 0.025 and 1.5 * 0.05 = 0.07500000000000001.
+    const char* ueda = "x'=y\ny'=-k*y-x^3+B*cos(t)\npar k=0.05,B=7.5\n";
+    StudyPanel panel;
+    study::ModelSource source;
+    source.text = ueda;
+    panel.setModel(parse(ueda), source, {});
+    choose_analysis(panel, "Bifurcation diagram");
+    const study::Study s = panel.study();
+    REQUIRE(s.sweep.size() == 1);
+    CHECK(s.sweep[0].name == "k");
+    CHECK(field_text(panel, "sweep[0].from") == "0.025");
+    CHECK(field_text(panel, "sweep[0].to") == "0.075");
+    CHECK(s.sweep[0].to == 0.075);
+    panel.resize(420, panel.sizeHint().height());
+    test::save_screenshot(panel, "study_panel_new_bifurcation");
+}
+
+TEST_CASE("numbers in the fields are the shortest text that reads back to the same double", "[gui][study]") {
+    struct Case {
+        double value;
+        const char* text;
+    };
+    const Case cases[] = {{0.075, "0.075"},
+                          {1.5 * 0.05, "0.07500000000000001"},
+                          {1e-6, "1e-6"},
+                          {1e8, "1e8"},
+                          {-2.5e-12, "-2.5e-12"},
+                          {0.1 + 0.2, "0.30000000000000004"},
+                          {6.02214076e23, "6.02214076e23"},
+                          {100.0, "100"}};
+    for (const Case& c : cases) {
+        INFO(c.text);
+        CHECK(number_text(c.value) == c.text);
+        CHECK(plain_number(number_text(c.value)) == c.value); // reads back exactly
+        // and agrees with Qt's own shortest round trip, up to the exponent's spelling
+        CHECK(QString::number(c.value, 'g', QLocale::FloatingPointShortest).toDouble() == c.value);
+    }
+}
+
+TEST_CASE("a suggested section follows a new model text; one the user wrote stays", "[gui][study]") {
+    const std::string forced = "x'=y\ny'=-a*x-c*y+b*cos(w*t)\npar a=1,b=0.5,c=0.1,w=1.2\n";
+    const std::string ueda = "x'=y\ny'=-k*y-x^3+B*cos(t)\npar k=0.05,B=7.5\n";
+    StudyPanel panel;
+    study::ModelSource source;
+    source.text = forced;
+    panel.setModel(parse(forced), source, {});
+    choose_analysis(panel, "Bifurcation diagram");
+    CHECK(panel.study().bifurcation.section.period == "2*pi/w");
+    source.text = ueda;
+    panel.setModel(parse(ueda), source, {});
+    CHECK(panel.study().bifurcation.section.period == "2*pi"); // w is gone with the old model
+
+    study::Study s = panel.study();
+    s.bifurcation.section.period = "pi";
+    panel.setStudy(s);
+    source.text = forced;
+    panel.setModel(parse(forced), source, {});
+    CHECK(panel.study().bifurcation.section.period == "pi");
 }

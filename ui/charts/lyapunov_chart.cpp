@@ -47,6 +47,7 @@ LyapunovChart::LyapunovChart(std::shared_ptr<const study::ResolvedStudy> study, 
     connect(&repaint_timer_, &QTimer::timeout, this, &LyapunovChart::repaint);
 
     auto* chart = new QChart;
+    keep_ticks_fitting(*chart);
     view_ = new ChartView(chart, this);
     note_ = new QLabel(this);
     hover_ = new QLabel(this);

@@ -38,6 +38,7 @@ TrajectoryChart::TrajectoryChart(Mode mode, QWidget* parent) : QWidget(parent), 
     y_axis_ = make_nice_axis();
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(y_axis_, Qt::AlignLeft);
+    keep_ticks_fitting(*chart);
     view_ = new ChartView(chart, this);
 
     quantity_button_ = new QToolButton(this);

@@ -16,6 +16,25 @@ constexpr double tick_length = 5.0;
 constexpr double gap = 6.0;
 constexpr double ramp_width = 16.0;
 
+// The title and the axes' names stand out from the tick labels: larger, the title bold.
+QFont scaled_font(const QFont& base, double factor, bool bold) {
+    QFont f = base;
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * factor);
+    else
+        f.setPixelSize(std::max(1, int(std::lround(f.pixelSize() * factor))));
+    f.setBold(bold);
+    return f;
+}
+
+QFont title_font_of(const QFont& base) {
+    return scaled_font(base, 1.3, true);
+}
+
+QFont axis_name_font_of(const QFont& base) {
+    return scaled_font(base, 1.15, false);
+}
+
 QFontMetricsF metrics(const QFont& font, const QPaintDevice* device) {
     return device ? QFontMetricsF(font, device) : QFontMetricsF(font);
 }
@@ -78,13 +97,12 @@ QPointF FigurePainter::toData(const QRectF& plot, const PlotRange& view, QPointF
 FigureLayout FigurePainter::layout(const QRectF& target, const PlotRange& view,
                                    const QPaintDevice* device) const {
     const QFontMetricsF fm = metrics(options_.font, device);
-    QFont title_font = options_.font;
-    title_font.setBold(true);
-    const QFontMetricsF tfm = metrics(title_font, device);
+    const QFontMetricsF tfm = metrics(title_font_of(options_.font), device);
+    const QFontMetricsF nfm = metrics(axis_name_font_of(options_.font), device);
     FigureLayout l;
     l.title = QRectF(target.left() + gap, target.top() + gap, target.width() - 2 * gap, tfm.height());
     const double top = l.title.bottom() + gap + fm.height() / 2;
-    const double bottom = target.bottom() - gap - 2 * fm.height() - tick_length - gap;
+    const double bottom = target.bottom() - gap - fm.height() - nfm.height() - tick_length - gap;
     // The key's width depends on its labels; the y labels' on the ticks that fit the height.
     const ColorKey key = figure_.colorKey();
     double key_width = 0.0;
@@ -103,7 +121,7 @@ FigureLayout FigurePainter::layout(const QRectF& target, const PlotRange& view,
             key_width = std::max(key_width, fm.height() + gap + fm.horizontalAdvance(e.label));
     }
     const double y_labels = widest_label(fitted_ticks(view.y, bottom - top, fm, false), fm);
-    const double left = target.left() + gap + fm.height() + gap + y_labels + tick_length + 2;
+    const double left = target.left() + gap + nfm.height() + gap + y_labels + tick_length + 2;
     const double right = target.right() - gap - key_width - 2 * gap;
     l.plot = QRectF(QPointF(left, top), QPointF(std::max(left + 10, right), std::max(top + 10, bottom)));
     l.key = QRectF(l.plot.right() + 2 * gap, top, key_width, l.plot.height());
@@ -125,8 +143,7 @@ void FigurePainter::paint(QPainter& p, const QRectF& target, const PlotRange& vi
     }
     paintAxes(p, l, view);
     paintKey(p, l.key);
-    QFont title_font = options_.font;
-    title_font.setBold(true);
+    const QFont title_font = title_font_of(options_.font);
     p.setFont(title_font);
     p.setPen(options_.foreground);
     const QString title =
@@ -136,9 +153,13 @@ void FigurePainter::paint(QPainter& p, const QRectF& target, const PlotRange& vi
 }
 
 void FigurePainter::paintImage(QPainter& p, const QRectF& plot, const PlotRange& view) const {
-    const QImage& image = figure_.image();
+    if (!options_.backdrop.isNull()) paintImageAt(p, plot, view, options_.backdrop, options_.backdrop_range);
+    paintImageAt(p, plot, view, figure_.image(), figure_.imageRange());
+}
+
+void FigurePainter::paintImageAt(QPainter& p, const QRectF& plot, const PlotRange& view, const QImage& image,
+                                 const PlotRange& ir) {
     if (image.isNull()) return;
-    const PlotRange ir = figure_.imageRange();
     // A picture binned for other axis scales (the view has just turned logarithmic or back) waits for
     // the figure's next pass: drawn, it would be misplaced, and a linear picture's corner below 0 has
     // no place on a log axis at all (NaN, which crashed QPainter's raster engine under load).
@@ -185,17 +206,20 @@ void FigurePainter::paintAxes(QPainter& p, const FigureLayout& l, const PlotRang
         p.drawText(QRectF(l.plot.left() - tick_length - 2 - w - 1, y - fm.height() / 2, w + 1, fm.height()),
                    Qt::AlignRight | Qt::AlignVCenter, t.label);
     }
+    const QFont name_font = axis_name_font_of(options_.font);
+    const QFontMetricsF nfm(name_font, p.device());
+    p.save();
+    p.setFont(name_font);
     const QString xlabel = figure_.xLabel() + (view.x.log ? QStringLiteral(" (log)") : QString());
     p.drawText(
-        QRectF(l.plot.left(), l.plot.bottom() + tick_length + fm.height() + 2, l.plot.width(), fm.height()),
+        QRectF(l.plot.left(), l.plot.bottom() + tick_length + fm.height() + 2, l.plot.width(), nfm.height()),
         Qt::AlignCenter, xlabel);
     const QString ylabel = figure_.yLabel() + (view.y.log ? QStringLiteral(" (log)") : QString());
-    p.save();
-    p.translate(l.plot.left() - tick_length - 4 - widest_label(yticks, fm) - gap - fm.height() / 2,
+    p.translate(l.plot.left() - tick_length - 4 - widest_label(yticks, fm) - gap - nfm.height() / 2,
                 l.plot.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-l.plot.height() / 2, -fm.height() / 2, l.plot.height(), fm.height()), Qt::AlignCenter,
-               ylabel);
+    p.drawText(QRectF(-l.plot.height() / 2, -nfm.height() / 2, l.plot.height(), nfm.height()),
+               Qt::AlignCenter, ylabel);
     p.restore();
 }
 

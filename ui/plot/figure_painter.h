@@ -8,6 +8,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QImage>
 #include <QPointF>
 #include <QRectF>
 
@@ -21,6 +22,10 @@ struct PaintOptions {
     QColor background = Qt::white;
     QColor foreground = QColor(0x20, 0x20, 0x20);
     QFont font;
+    // The picture the figure replaces (a zoom's previous one) at the range it covers: drawn rescaled
+    // under the figure's image, whose empty pixels are transparent, until the new passes cover it.
+    QImage backdrop;
+    PlotRange backdrop_range;
 };
 
 struct FigureLayout {
@@ -44,6 +49,8 @@ class FigurePainter {
 
   private:
     void paintImage(QPainter& p, const QRectF& plot, const PlotRange& view) const;
+    static void paintImageAt(QPainter& p, const QRectF& plot, const PlotRange& view, const QImage& image,
+                             const PlotRange& range);
     void paintAxes(QPainter& p, const FigureLayout& l, const PlotRange& view) const;
     void paintKey(QPainter& p, const QRectF& key) const;
 

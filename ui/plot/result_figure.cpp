@@ -1,6 +1,7 @@
 #include "ui/plot/result_figure.h"
 
 #include "bif/render/binning.h"
+#include "ui/plot/figure_title.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,11 +63,7 @@ ResultFigure::ResultFigure(std::shared_ptr<const study::ResolvedStudy> study, bo
 }
 
 QString ResultFigure::title() const {
-    if (!study_->study.title.empty()) return QString::fromStdString(study_->study.title);
-    QStringList names;
-    for (const auto& a : study_->study.sweep)
-        names << QString::fromStdString(a.name);
-    return QString::fromLatin1(study::name_of(study_->study.analysis)) + ": " + names.join(", ");
+    return study_title(study_->study);
 }
 
 QString ResultFigure::xLabel() const {

@@ -9,7 +9,18 @@ namespace bif::ui {
 QString number_text(double value) {
     char buffer[64];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return QString::fromLatin1(buffer, static_cast<int>(result.ptr - buffer));
+    std::string text(buffer, result.ptr);
+    // to_chars writes the exponent as printf does ("1e-06", "1e+08"); a person writes 1e-6, 1e8.
+    if (const auto e = text.find('e'); e != std::string::npos) {
+        std::size_t digits = e + 1;
+        if (text[digits] == '+')
+            text.erase(digits, 1);
+        else if (text[digits] == '-')
+            ++digits;
+        while (digits + 1 < text.size() && text[digits] == '0')
+            text.erase(digits, 1);
+    }
+    return QString::fromStdString(text);
 }
 
 std::optional<double> plain_number(const QString& text) {

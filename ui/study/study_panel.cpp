@@ -1,6 +1,8 @@
 #include "ui/study/study_panel.h"
 
+#include "engine/study/decimal_rounding.h"
 #include "engine/study/model_options.h"
+#include "engine/study/section_suggestion.h"
 #include "ui/study/formula_field.h"
 #include "ui/study/name_value_table.h"
 #include "ui/study/row_table.h"
@@ -16,10 +18,20 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTableWidget>
+#include <optional>
 
 namespace bif::ui {
 
 using namespace bif::study;
+
+namespace {
+
+bool same_section(const Section& a, const Section& b) {
+    return a.kind == b.kind && a.period == b.period && a.condition == b.condition &&
+           a.direction == b.direction;
+}
+
+} // namespace
 
 StudyPanel::StudyPanel(QWidget* parent) : QWidget(parent), checker_(new StudyChecker(this)) {
     buildForm();
@@ -68,6 +80,7 @@ void StudyPanel::connectEdits() {
         const auto kind = static_cast<AnalysisKind>(kind_->currentData().toInt());
         pages_->setCurrentIndex(int(kind));
         defaultAxesFor(kind);
+        defaultSectionFor(kind);
         showAxes();
         registerPaths();
         edited();
@@ -109,11 +122,34 @@ void StudyPanel::defaultAxesFor(AnalysisKind kind) {
         const double v =
             want == SweepTarget::Parameter ? model_->parameters[i].value : model_->states[i].initial;
         a.name = want == SweepTarget::Parameter ? model_->parameters[i].name : model_->states[i].name;
-        a.from = v == 0.0 ? -1.0 : 0.5 * v;
-        a.to = v == 0.0 ? 1.0 : 1.5 * v;
+        // Rounded, so that 1.5 * 0.05 reads 0.075, not 0.07500000000000001.
+        a.from = v == 0.0 ? -1.0 : round_significant(0.5 * v, 12);
+        a.to = v == 0.0 ? 1.0 : round_significant(1.5 * v, 12);
         a.count = kind == AnalysisKind::Bifurcation ? 101 : 64;
         axes_[i]->setAxis(a);
     }
+}
+
+// An analysis that samples a section gets one it can run with as soon as it is chosen: the model's
+// forcing period, its poipln, else the first state's upward crossings; and the section counts of
+// the bundled studies in place of the bare 0 transient and 1 recorded. A section or counts the
+// user set stay.
+void StudyPanel::defaultSectionFor(AnalysisKind kind) {
+    if (!model_) return;
+    const int i = kind == AnalysisKind::Bifurcation    ? 0
+                  : kind == AnalysisKind::ParameterMap ? 1
+                  : kind == AnalysisKind::Basins       ? 2
+                                                       : -1;
+    if (i < 0) return;
+    const bool was_filling = filling_;
+    filling_ = true;
+    if (section_is_empty(sections_[i]->section()))
+        sections_[i]->setSection(suggested_section(*model_).section);
+    if (transient_[i]->value() == 0 && recorded_[i]->value() == 1) {
+        transient_[i]->setValue(suggested_transient_sections);
+        recorded_[i]->setValue(suggested_recorded_sections);
+    }
+    filling_ = was_filling;
 }
 
 void StudyPanel::registerPaths() {
@@ -144,6 +180,10 @@ void StudyPanel::registerPaths() {
 void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource source,
                           QString baseDirectory) {
     const bool first = model_ == nullptr;
+    // A section the panel suggested for the old model follows the model (the new one may not have
+    // its forcing's omega); one the user wrote stays.
+    const std::optional<Section> suggested =
+        first ? std::nullopt : std::optional<Section>(suggested_section(*model_).section);
     // Settings the new model still has names for stay; a setting whose name it lacks is dropped
     // (table rows) or replaced by the new model's defaults (axes).
     model_ = std::move(model);
@@ -174,6 +214,12 @@ void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource
         if (!known) axes_[i]->setAxis({a.target, "", a.from, a.to, a.count, a.scale});
     }
     defaultAxesFor(static_cast<AnalysisKind>(kind_->currentData().toInt()));
+    if (suggested) {
+        const Section now = suggested_section(*model_).section;
+        for (SectionEditor* editor : sections_)
+            if (same_section(editor->section(), *suggested)) editor->setSection(now);
+    }
+    if (first) defaultSectionFor(static_cast<AnalysisKind>(kind_->currentData().toInt()));
     for (FormulaField* f : formula_fields_)
         f->refresh();
     for (SweepAxisEditor* a : axes_)

@@ -75,6 +75,7 @@ class StudyPanel : public QWidget {
     int axisCount() const;
     void showAxes();
     void defaultAxesFor(study::AnalysisKind kind);
+    void defaultSectionFor(study::AnalysisKind kind);
     void registerPaths();
 
     void edited();

@@ -152,7 +152,7 @@ QWidget* StudyPanel::buildBifurcationPage() {
     building_->emplace_back("analysis.record", bifurcation_record_->table());
     bifurcation_record_->table()->setToolTip(tr("Formulas to record; none: every state at the section"));
     continuation_ = new QCheckBox(tr("Continuation (up, then down)"), page);
-    chain_rows_ = new QCheckBox(tr("One chain per value of a second axis (hysteresis map)"), page);
+    chain_rows_ = new QCheckBox(tr("One chain per value of axis 2 (hysteresis)"), page);
     chain_rows_->setToolTip(
         tr("Each value of sweep axis 2 is a row: its own chain along axis 1, up then down; "
            "the rows run in parallel (on the GPU, one chain per thread)"));

@@ -93,9 +93,23 @@ void PlotView::replaceFigure(std::shared_ptr<plot::ResultFigure> figure) {
     refreshFigure();
 }
 
+void PlotView::setBackdrop(QImage image, const plot::PlotRange& range) {
+    backdrop_ = std::move(image);
+    backdrop_range_ = range;
+    update();
+}
+
+void PlotView::clearBackdrop() {
+    if (backdrop_.isNull()) return;
+    backdrop_ = QImage();
+    update();
+}
+
 plot::PaintOptions PlotView::paintOptions() const {
     plot::PaintOptions o;
     o.stale = stale_;
+    o.backdrop = backdrop_;
+    o.backdrop_range = backdrop_range_;
     o.background = palette().color(QPalette::Base);
     o.foreground = palette().color(QPalette::Text);
     o.font = font();
@@ -220,7 +234,8 @@ QString PlotView::renderPath() const {
 void PlotView::syncCanvas() {
     if (!canvas_) return;
     QWidget* widget = canvas_->widget();
-    const bool shown = figure_ && canvas_->failure().isEmpty() && FigureGlDrawing::supports(*figure_);
+    const bool shown =
+        figure_ && canvas_->failure().isEmpty() && FigureGlDrawing::supports(*figure_) && backdrop_.isNull();
     if (!shown) {
         widget->hide();
         return;

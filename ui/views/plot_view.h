@@ -22,6 +22,7 @@
 #include "ui/plot/plot_range.h"
 #include "ui/plot/result_figure.h"
 
+#include <QImage>
 #include <QPoint>
 #include <QTimer>
 #include <QWidget>
@@ -50,6 +51,11 @@ class PlotView : public QWidget {
     // Moves to `range` as one step of the history (emits viewRequested).
     void setRange(const plot::PlotRange& range);
     bool isStale() const { return stale_; }
+    // A picture shown rescaled under the figure's (a zoom's previous picture, at the range it
+    // covers) until clearBackdrop(); the QPainter path draws it, so the GL canvas stands aside.
+    void setBackdrop(QImage image, const plot::PlotRange& range);
+    void clearBackdrop();
+    bool hasBackdrop() const { return !backdrop_.isNull(); }
     QRectF plotArea() const;
     bool canGoBack() const { return history_index_ > 0; }
     bool canGoForward() const { return history_index_ + 1 < history_.size(); }
@@ -101,6 +107,8 @@ class PlotView : public QWidget {
     std::size_t history_index_ = 0;
     bool user_moved_ = false; // while false the view follows the data's full range
     bool stale_ = false;
+    QImage backdrop_;
+    plot::PlotRange backdrop_range_;
     QTimer repaint_timer_;
     QTimer settle_timer_;
     QTimer slice_timer_; // the next slice of a refresh, once pending events are handled

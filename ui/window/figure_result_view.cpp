@@ -102,12 +102,21 @@ void FigureResultView::show(std::shared_ptr<plot::ResultFigure> figure) {
 
 void FigureResultView::begin(std::shared_ptr<const study::ResolvedStudy> study) {
     study_ = study;
+    keepPictureAsBackdrop();
     pending_ = makeFigure(std::move(study));
 }
 
 void FigureResultView::beginKept(std::shared_ptr<const study::ResolvedStudy> study) {
     study_ = study;
+    keepPictureAsBackdrop();
     pending_ = makeFigure(std::move(study), true);
+}
+
+// A zoom recomputes into a new figure whose first passes are coarse: the picture on screen stays,
+// rescaled to the new view, under them until the new run has every system.
+void FigureResultView::keepPictureAsBackdrop() {
+    if (figure_ && figure_->systemsReceived() > 0 && !figure_->image().isNull())
+        view_->setBackdrop(figure_->image(), figure_->imageRange());
 }
 
 std::optional<int> FigureResultView::keptMapDevice() const {
@@ -119,6 +128,7 @@ void FigureResultView::addBlock(const jobs::ResultBlock& block) {
     if (!pending_) return;
     pending_->addBlock(block);
     if (pending_ != figure_) show(pending_);
+    if (figure_->systemsReceived() >= study_->system_count()) view_->clearBackdrop();
     if (log_y_->isChecked() != figure_->logY()) syncLogY();
     view_->figureChanged();
 }
@@ -132,6 +142,7 @@ void FigureResultView::setResult(std::shared_ptr<const study::Result> result) {
         pending_ = makeFigure(study_, kept);
     pending_->setResult(std::move(result));
     if (pending_ != figure_) show(pending_);
+    view_->clearBackdrop();
     syncLogY();
     view_->figureChanged();
 }

@@ -39,6 +39,7 @@ class FigureResultView : public ResultView {
     std::shared_ptr<plot::ResultFigure> makeFigure(std::shared_ptr<const study::ResolvedStudy> study,
                                                    bool kept = false) const;
     void show(std::shared_ptr<plot::ResultFigure> figure);
+    void keepPictureAsBackdrop();
     void fillQuantities();
     void syncLogY();
 

@@ -6,6 +6,7 @@
 #include "ui/editor/model_editor.h"
 #include "ui/editor/model_editor_panel.h"
 #include "ui/editor/problems_panel.h"
+#include "ui/plot/figure_title.h"
 #include "ui/plot/save_output.h"
 #include "ui/run/study_runner.h"
 #include "ui/shell/examples_gallery.h"
@@ -34,6 +35,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTextDocument>
@@ -85,19 +87,32 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildDocks() {
+    // The study form scrolls down, never sideways: its dock is as wide as the form needs.
     auto* study_scroll = new QScrollArea(this);
     study_scroll->setWidget(study_);
     study_scroll->setWidgetResizable(true);
     study_scroll->setFrameShape(QFrame::NoFrame);
+    study_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    const int study_width =
+        study_->minimumSizeHint().width() + study_scroll->verticalScrollBar()->sizeHint().width();
+    study_scroll->setMinimumWidth(study_width);
     auto* model_dock = dock(this, tr("Model"), "model", editor_, Qt::LeftDockWidgetArea);
     auto* study_dock = dock(this, tr("Study"), "study", study_scroll, Qt::RightDockWidgetArea);
     auto* inspector_dock = dock(this, tr("Trajectory"), "trajectory", inspector_, Qt::BottomDockWidgetArea);
     auto* messages_dock = dock(this, tr("Messages"), "messages", messages_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspector_dock, messages_dock);
-    inspector_dock->raise();
-    resizeDocks({model_dock, study_dock}, {420, 440}, Qt::Horizontal);
-    resizeDocks({inspector_dock}, {220}, Qt::Vertical);
+    // The picture gets the room: the editor as wide as a model line, a few lines of messages, and
+    // the trajectory inspector only once a point is clicked (it has nothing to show before).
+    inspector_dock->hide();
+    messages_dock->raise();
+    const int line = fontMetrics().lineSpacing();
+    // About 38 columns of the editor's font and its line numbers: a typical model line.
+    const int column = editor_->editor()->fontMetrics().horizontalAdvance(QChar('m'));
+    const int model_width = 38 * column + 48;
+    resizeDocks({model_dock, study_dock}, {model_width, study_width}, Qt::Horizontal);
+    resizeDocks({messages_dock}, {5 * line}, Qt::Vertical);
     connect(plots_, &PlotArea::systemClicked, this, [this, inspector_dock] {
+        inspector_dock->show();
         inspector_dock->raise();
         // The charts need height to be read: grow the dock once, the user's own size wins after that.
         if (inspector_dock->height() < 320) resizeDocks({inspector_dock}, {320}, Qt::Vertical);
@@ -279,7 +294,14 @@ bool MainWindow::openFile(const QString& path) {
 }
 
 bool MainWindow::runStudy() {
-    const study::Study s = documents_->studyForRun();
+    study::Study s = documents_->studyForRun();
+    // An untitled study's picture says what it is: "duffing — bifurcation diagram over k".
+    if (s.title.empty()) {
+        const QString model_path = documents_->state().model_path;
+        const QString model_name =
+            model_path.isEmpty() ? QString() : QFileInfo(model_path).completeBaseName();
+        s.title = plot::default_study_title(s, model_name).toStdString();
+    }
     const study::ResolveResult resolved =
         study::resolve_study(s, documents_->state().base_directory().toStdString());
     if (!resolved.resolved) {

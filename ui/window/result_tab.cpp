@@ -4,6 +4,7 @@
 #include "engine/study/kept_points.h"
 #include "engine/study/result_csv.h"
 #include "engine/study/study_json.h"
+#include "ui/plot/figure_title.h"
 #include "ui/plot/save_output.h"
 #include "ui/window/result_view.h"
 
@@ -32,12 +33,7 @@ ResultTab::ResultTab(std::shared_ptr<const study::ResolvedStudy> study, QWidget*
 ResultTab::~ResultTab() = default;
 
 QString ResultTab::title() const {
-    if (!study_->study.title.empty()) return QString::fromStdString(study_->study.title);
-    QString names;
-    for (const auto& axis : study_->axes)
-        names += (names.isEmpty() ? "" : ", ") + QString::fromStdString(axis.name);
-    return QString("%1%2").arg(study::name_of(study_->study.analysis),
-                               names.isEmpty() ? "" : " over " + names);
+    return plot::study_title(study_->study);
 }
 
 bool ResultTab::zoomable() const {
