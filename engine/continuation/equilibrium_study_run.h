@@ -1,0 +1,25 @@
+// Runs an equilibrium study (engine/study/equilibrium_study.h) on the CPU: the equilibria in the box,
+// or the branches through them (or through the given start state) in the continued parameter.
+#pragma once
+
+#include "engine/continuation/equilibrium_branch.h"
+#include "engine/continuation/equilibrium_finder.h"
+#include "engine/study/equilibrium_study.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace bif::cont {
+
+struct EquilibriumStudyOutcome {
+    std::vector<Equilibrium> equilibria;     // the search's result (continuation: the branches' starts)
+    std::vector<EquilibriumBranch> branches; // continuation: one per start, both directions joined
+    std::vector<std::string> notes;          // why each branch ended, in words
+};
+
+// Throws std::invalid_argument where the model does not allow it (a non-autonomous flow).
+EquilibriumStudyOutcome run_equilibrium_study(const study::ResolvedEquilibriumStudy& study,
+                                              const std::atomic<bool>* cancel = nullptr);
+
+} // namespace bif::cont
