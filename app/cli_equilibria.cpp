@@ -51,7 +51,7 @@ std::string shortest(double v) {
 std::string describe(const study::ResolvedEquilibriumStudy& r) {
     std::string text = std::string(study::name_of(r.study.analysis)) + ", " +
                        std::to_string(r.model->num_states()) + " states";
-    if (r.study.analysis == study::EquilibriumAnalysis::Continuation)
+    if (r.study.is_continuation())
         text +=
             ", " + r.study.parameter + " in [" + shortest(r.study.from) + ", " + shortest(r.study.to) + "]";
     return text;

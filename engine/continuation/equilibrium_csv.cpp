@@ -77,15 +77,34 @@ void write_branches(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
         }
 }
 
+void write_curves(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
+                  const std::vector<EquilibriumStudyOutcome::Curve>& curves) {
+    out << "curve,kind," << r.study.parameter << ',' << r.study.second_parameter;
+    for (const auto& s : r.model->states)
+        out << ',' << s.name;
+    out << ",label,arclength\n";
+    for (std::size_t c = 0; c < curves.size(); ++c)
+        for (const CurvePoint& p : curves[c].curve.points) {
+            out << c << ',' << curves[c].kind << ',' << number(p.alpha) << ',' << number(p.beta);
+            for (double y : p.state)
+                out << ',' << number(y);
+            out << ',' << p.label << ',' << number(p.arclength) << "\n";
+        }
+}
+
 } // namespace
 
 void write_equilibrium_study_csv(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
                                  const EquilibriumStudyOutcome& outcome) {
     comment_block(out, r, outcome);
-    if (r.study.analysis == study::EquilibriumAnalysis::Equilibria)
-        write_equilibria(out, r, outcome.equilibria);
-    else
-        write_branches(out, r, outcome.branches);
+    switch (r.study.analysis) {
+    case study::EquilibriumAnalysis::Equilibria:
+        return write_equilibria(out, r, outcome.equilibria);
+    case study::EquilibriumAnalysis::Continuation:
+        return write_branches(out, r, outcome.branches);
+    case study::EquilibriumAnalysis::Curves:
+        return write_curves(out, r, outcome.curves);
+    }
 }
 
 } // namespace bif::cont

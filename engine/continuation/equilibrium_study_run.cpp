@@ -1,6 +1,7 @@
 #include "engine/continuation/equilibrium_study_run.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace bif::cont {
 
@@ -45,12 +46,80 @@ EquilibriumBranch branch_through(const ModelEquations& eq, const study::Resolved
                   continue_equilibrium(eq, r.parameters, 0, state, settings_of(r, 1, cancel)));
 }
 
+BifurcationCurve joined(BifurcationCurve down, BifurcationCurve up) {
+    BifurcationCurve out;
+    std::reverse(down.points.begin(), down.points.end());
+    for (auto& p : down.points)
+        p.arclength = -p.arclength;
+    out.points = std::move(down.points);
+    if (!up.points.empty()) out.points.insert(out.points.end(), up.points.begin() + 1, up.points.end());
+    out.stop = up.stop;
+    out.message = "down: " + down.message + "; up: " + up.message;
+    return out;
+}
+
+bool same_point(const EquilibriumBranchPoint& a, const EquilibriumBranchPoint& b) {
+    double gap = std::abs(a.parameter - b.parameter), scale = 1.0 + std::abs(a.parameter);
+    for (std::size_t i = 0; i < a.state.size(); ++i) {
+        gap = std::max(gap, std::abs(a.state[i] - b.state[i]));
+        scale = std::max(scale, 1.0 + std::abs(a.state[i]));
+    }
+    return gap <= 1e-6 * scale;
+}
+
+// The LP and H points of the branches, each once. A fold test that fires at a branch point (the
+// branch turns there, as at a pitchfork) marks no fold of equilibria: it is left out.
+std::vector<const EquilibriumBranchPoint*> curve_starts(const std::vector<EquilibriumBranch>& branches,
+                                                        std::vector<std::string>& notes) {
+    std::vector<const EquilibriumBranchPoint*> starts;
+    for (const EquilibriumBranch& b : branches)
+        for (const EquilibriumBranchPoint& p : b.points) {
+            if (p.label != "LP" && p.label != "H") continue;
+            const bool at_branch_point = std::any_of(b.points.begin(), b.points.end(), [&](const auto& q) {
+                return q.label == "BP" && same_point(p, q);
+            });
+            if (p.label == "LP" && at_branch_point) {
+                notes.push_back("LP at the branch point " + std::to_string(p.parameter) + ": not continued");
+                continue;
+            }
+            if (std::none_of(starts.begin(), starts.end(),
+                             [&](const auto* s) { return s->label == p.label && same_point(*s, p); }))
+                starts.push_back(&p);
+        }
+    return starts;
+}
+
+void continue_curves(const ModelEquations& eq, const study::ResolvedEquilibriumStudy& r,
+                     EquilibriumStudyOutcome& out, const std::atomic<bool>* cancel) {
+    const study::EquilibriumStudy& s = r.study;
+    for (const EquilibriumBranchPoint* p : curve_starts(out.branches, out.notes)) {
+        std::vector<double> values = r.parameters;
+        values[std::size_t(r.parameter)] = p->parameter;
+        const CurveKind kind = p->label == "LP" ? CurveKind::Fold : CurveKind::Hopf;
+        auto run = [&](int direction) {
+            ContinuationSettings c = settings_of(r, direction, cancel);
+            return continue_bifurcation_curve(eq, kind, values, p->state, {s.from, s.to},
+                                              {s.second_from, s.second_to}, c);
+        };
+        BifurcationCurve curve = s.direction == study::ContinuationDirection::Up ? run(1)
+                                 : s.direction == study::ContinuationDirection::Down
+                                     ? run(-1)
+                                     : joined(run(-1), run(1));
+        out.notes.push_back("curve " + std::to_string(out.curves.size()) + " (" + p->label + " at " +
+                            s.parameter + " = " + std::to_string(p->parameter) + "): " + curve.message);
+        out.curves.push_back({p->label, std::move(curve)});
+    }
+}
+
 } // namespace
 
 EquilibriumStudyOutcome run_equilibrium_study(const study::ResolvedEquilibriumStudy& r,
                                               const std::atomic<bool>* cancel) {
-    const bool continuation = r.study.analysis == study::EquilibriumAnalysis::Continuation;
-    const ModelEquations eq(*r.model, continuation ? std::vector<int>{r.parameter} : std::vector<int>{});
+    const bool continuation = r.study.is_continuation();
+    const bool curves = r.study.analysis == study::EquilibriumAnalysis::Curves;
+    const ModelEquations eq(*r.model, curves         ? std::vector<int>{r.parameter, r.second_parameter}
+                                      : continuation ? std::vector<int>{r.parameter}
+                                                     : std::vector<int>{});
     EquilibriumStudyOutcome out;
     const std::vector<double> p = eq.slots(r.parameters);
     if (!continuation || r.start.empty()) {
@@ -72,6 +141,7 @@ EquilibriumStudyOutcome run_equilibrium_study(const study::ResolvedEquilibriumSt
         out.notes.push_back("branch " + std::to_string(b) + ": " + out.branches.back().message);
     }
     if (starts.empty()) out.notes.push_back("no equilibrium in the box to continue");
+    if (curves) continue_curves(eq, r, out, cancel);
     return out;
 }
 

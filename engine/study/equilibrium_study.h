@@ -1,5 +1,6 @@
-// Equilibrium studies: the equilibria of a flow at fixed parameters, and the continuation of
-// equilibria in one parameter. Study files with `"analysis": {"kind": "equilibria" | "continuation"}`
+// Equilibrium studies: the equilibria of a flow at fixed parameters, the continuation of equilibria
+// in one parameter, and the curves of their fold and Hopf points in two. Study files with
+// `"analysis": {"kind": "equilibria" | "continuation" | "curves"}`
 // (resources/studies/README.md, "Equilibria and continuation"). They share the top-level keys of an
 // ensemble study (bifscope_study, title, description, model, parameters) but no sweep, solver or
 // backend: they run on the CPU through engine/continuation, not through the ensemble programs.
@@ -17,7 +18,7 @@
 
 namespace bif::study {
 
-enum class EquilibriumAnalysis { Equilibria, Continuation };
+enum class EquilibriumAnalysis { Equilibria, Continuation, Curves };
 enum class ContinuationDirection { Up, Down, Both };
 
 struct StateRange {
@@ -49,6 +50,13 @@ struct EquilibriumStudy {
     double min_step = 1e-7;
     double max_step = 0.1;
     int max_points = 500; // per direction and branch
+
+    // Curves: every fold and Hopf point of the branches above, continued in (parameter,
+    // second_parameter) within [from, to] x [second_from, second_to].
+    std::string second_parameter;
+    double second_from = 0.0;
+    double second_to = 0.0;
+    bool is_continuation() const { return analysis != EquilibriumAnalysis::Equilibria; }
 };
 
 // The analysis kind a study file's text names when it is an equilibrium study; nullopt for any
@@ -69,6 +77,7 @@ struct ResolvedEquilibriumStudy {
     std::vector<double> parameters;   // the P user parameters after the overrides
     std::vector<double> lower, upper; // the box, per state
     int parameter = -1;               // continuation: the user parameter's index
+    int second_parameter = -1;        // curves: the second user parameter's index
     std::vector<double> start;        // continuation: the start state, or empty (search the box)
 };
 

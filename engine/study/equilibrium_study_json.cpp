@@ -8,7 +8,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kinds = "'equilibria' or 'continuation'";
+constexpr const char* kinds = "'equilibria', 'continuation' or 'curves'";
 
 // {"name": number, ...} into ordered pairs.
 void read_numbers(JsonFields& fields, const std::string& key,
@@ -83,11 +83,13 @@ void read_analysis(JsonFields& root, EquilibriumStudy& s, Problems& problems) {
         s.analysis = EquilibriumAnalysis::Equilibria;
     else if (kind == "continuation")
         s.analysis = EquilibriumAnalysis::Continuation;
+    else if (kind == "curves")
+        s.analysis = EquilibriumAnalysis::Curves;
     else
         return fields.error("kind", "not an equilibrium study; expected " + std::string(kinds));
     read_box(fields, s.box, problems);
     fields.whole_number("starts", s.starts);
-    if (s.analysis == EquilibriumAnalysis::Continuation) {
+    if (s.is_continuation()) {
         if (!fields.text("parameter", s.parameter) && v->is_object())
             fields.error("parameter", "missing the continued parameter's name");
         if (!fields.number("from", s.from)) fields.error("from", "missing the parameter range's start");
@@ -98,6 +100,14 @@ void read_analysis(JsonFields& root, EquilibriumStudy& s, Problems& problems) {
         fields.number("min_step", s.min_step);
         fields.number("max_step", s.max_step);
         fields.whole_number("max_points", s.max_points);
+    }
+    if (s.analysis == EquilibriumAnalysis::Curves) {
+        if (!fields.text("second_parameter", s.second_parameter))
+            fields.error("second_parameter", "missing the second parameter's name");
+        if (!fields.number("second_from", s.second_from))
+            fields.error("second_from", "missing the second parameter range's start");
+        if (!fields.number("second_to", s.second_to))
+            fields.error("second_to", "missing the second parameter range's end");
     }
     fields.finish();
 }
@@ -110,6 +120,7 @@ std::optional<EquilibriumAnalysis> equilibrium_analysis_of(std::string_view json
     const json& kind = root["analysis"].value("kind", json());
     if (kind == "equilibria") return EquilibriumAnalysis::Equilibria;
     if (kind == "continuation") return EquilibriumAnalysis::Continuation;
+    if (kind == "curves") return EquilibriumAnalysis::Curves;
     return std::nullopt;
 }
 
@@ -164,7 +175,7 @@ std::string write_equilibrium_study_json(const EquilibriumStudy& s) {
         box[r.state] = json::array({r.lower, r.upper});
     analysis["box"] = box;
     analysis["starts"] = s.starts;
-    if (s.analysis == EquilibriumAnalysis::Continuation) {
+    if (s.is_continuation()) {
         analysis["parameter"] = s.parameter;
         analysis["from"] = s.from;
         analysis["to"] = s.to;
@@ -182,12 +193,19 @@ std::string write_equilibrium_study_json(const EquilibriumStudy& s) {
         analysis["max_step"] = s.max_step;
         analysis["max_points"] = s.max_points;
     }
+    if (s.analysis == EquilibriumAnalysis::Curves) {
+        analysis["second_parameter"] = s.second_parameter;
+        analysis["second_from"] = s.second_from;
+        analysis["second_to"] = s.second_to;
+    }
     root["analysis"] = analysis;
     return root.dump(2) + "\n";
 }
 
 const char* name_of(EquilibriumAnalysis v) {
-    return v == EquilibriumAnalysis::Equilibria ? "equilibria" : "continuation";
+    return v == EquilibriumAnalysis::Equilibria     ? "equilibria"
+           : v == EquilibriumAnalysis::Continuation ? "continuation"
+                                                    : "curves";
 }
 
 const char* name_of(ContinuationDirection v) {

@@ -19,7 +19,7 @@ void check_values(const EquilibriumStudy& s, Problems& problems) {
     for (const StateRange& r : s.box)
         if (!std::isfinite(r.lower) || !std::isfinite(r.upper) || !(r.lower <= r.upper))
             error(problems, "analysis.box." + r.state, "needs finite bounds with lower <= upper");
-    if (s.analysis != EquilibriumAnalysis::Continuation) return;
+    if (!s.is_continuation()) return;
     if (!std::isfinite(s.from) || !std::isfinite(s.to) || !(s.from < s.to))
         error(problems, "analysis.to", "the parameter range needs finite from < to");
     if (!(s.min_step > 0.0) || !(s.step >= s.min_step) || !(s.max_step >= s.step) ||
@@ -28,6 +28,10 @@ void check_values(const EquilibriumStudy& s, Problems& problems) {
     if (s.max_points < 2 || s.max_points > 1'000'000)
         error(problems, "analysis.max_points",
               "must be between 2 and 1000000, got " + std::to_string(s.max_points));
+    if (s.analysis == EquilibriumAnalysis::Curves &&
+        (!std::isfinite(s.second_from) || !std::isfinite(s.second_to) || !(s.second_from < s.second_to)))
+        error(problems, "analysis.second_to",
+              "the second parameter's range needs finite second_from < second_to");
 }
 
 void resolve_parameters(const EquilibriumStudy& s, const model::Model& m, ResolvedEquilibriumStudy& r,
@@ -79,6 +83,24 @@ void resolve_box(const EquilibriumStudy& s, const model::Model& m, ResolvedEquil
     }
 }
 
+void resolve_second_parameter(const EquilibriumStudy& s, const model::Model& m, ResolvedEquilibriumStudy& r,
+                              Problems& problems) {
+    r.second_parameter = m.parameter_index(s.second_parameter);
+    if (r.second_parameter < 0) {
+        error(problems, "analysis.second_parameter",
+              "the model has no parameter '" + s.second_parameter + "'; it has " +
+                  detail::list_names_of_parameters(m));
+        return;
+    }
+    if (r.second_parameter == r.parameter)
+        error(problems, "analysis.second_parameter", "must differ from the continued parameter");
+    const double value = r.parameters[std::size_t(r.second_parameter)];
+    if (value < s.second_from || value > s.second_to)
+        error(problems, "analysis.second_from",
+              "the curves start at " + s.second_parameter + " = " + std::to_string(value) +
+                  " (the model's value or `parameters`'), outside [second_from, second_to]");
+}
+
 void resolve_continuation(const EquilibriumStudy& s, const model::Model& m, ResolvedEquilibriumStudy& r,
                           Problems& problems) {
     r.parameter = m.parameter_index(s.parameter);
@@ -93,6 +115,7 @@ void resolve_continuation(const EquilibriumStudy& s, const model::Model& m, Reso
         error(problems, "analysis.from",
               "the continuation starts at " + s.parameter + " = " + std::to_string(value) +
                   " (the model's value or `parameters`'), outside [from, to]");
+    if (s.analysis == EquilibriumAnalysis::Curves) resolve_second_parameter(s, m, r, problems);
     if (s.start.empty()) return;
     r.start.assign(m.num_states(), 0.0);
     std::vector<bool> given(m.num_states(), false);
@@ -135,8 +158,7 @@ EquilibriumResolveResult resolve_equilibrium_study(const EquilibriumStudy& s,
     check_model(*parsed, result.problems);
     resolve_parameters(s, *parsed, *r, result.problems);
     resolve_box(s, *parsed, *r, result.problems);
-    if (s.analysis == EquilibriumAnalysis::Continuation)
-        resolve_continuation(s, *parsed, *r, result.problems);
+    if (s.is_continuation()) resolve_continuation(s, *parsed, *r, result.problems);
     r->model = std::make_shared<const model::Model>(std::move(*parsed));
     if (!has_errors(result.problems)) result.resolved = std::move(r);
     return result;

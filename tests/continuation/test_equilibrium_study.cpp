@@ -163,6 +163,14 @@ TEST_CASE("bad equilibrium studies name the JSON path at fault", "[continuation]
              "analysis": {"kind": "continuation", "parameter": "rho", "from": 0, "to": 30, "direction": "left",
                           "start": {"x": 0, "y": 0, "z": 0}}})",
          "error: analysis.direction: unknown value 'left'"},
+        {R"({"bifscope_study": 1, "model": {"path": "lorenz.ode"},
+             "analysis": {"kind": "curves", "parameter": "rho", "from": 0, "to": 30, "second_parameter": "rho",
+                          "second_from": 0, "second_to": 30, "start": {"x": 0, "y": 0, "z": 0}}})",
+         "error: analysis.second_parameter: must differ from the continued parameter"},
+        {R"({"bifscope_study": 1, "model": {"path": "lorenz.ode"},
+             "analysis": {"kind": "curves", "parameter": "rho", "from": 0, "to": 30,
+                          "start": {"x": 0, "y": 0, "z": 0}}})",
+         "error: analysis.second_parameter: missing the second parameter's name"},
         {R"({"bifscope_study": 1, "model": {"path": "logistic.ode"},
              "analysis": {"kind": "equilibria", "box": {"*": [0, 1]}}})",
          "error: model: the model is a map"},
@@ -176,4 +184,34 @@ TEST_CASE("bad equilibrium studies name the JSON path at fault", "[continuation]
         CHECK_FALSE(r.resolved);
         CHECK_THAT(problem_text(r.problems), Catch::Contains(expected));
     }
+}
+
+TEST_CASE("a curves study continues each Hopf point in two parameters", "[continuation][study]") {
+    const auto r = resolve(R"({"bifscope_study": 1, "model": {"path": "lorenz.ode"},
+        "parameters": {"rho": 10, "beta": 2.6666666666666665},
+        "analysis": {"kind": "curves", "parameter": "rho", "from": 0.5, "to": 100,
+                     "start": {"x": 4.898979485566356, "y": 4.898979485566356, "z": 9},
+                     "second_parameter": "sigma", "second_from": 5, "second_to": 40,
+                     "step": 0.05, "max_step": 0.5, "max_points": 400}})");
+    INFO(problem_text(r.problems));
+    REQUIRE(r.resolved);
+    const cont::EquilibriumStudyOutcome outcome = cont::run_equilibrium_study(*r.resolved);
+    // From C+ at rho = 10 the branch meets its own Hopf point, passes the pitchfork into C- and meets
+    // C-'s; the fold reported at the pitchfork is not a fold of equilibria and is not continued.
+    REQUIRE(outcome.curves.size() == 2);
+    std::ostringstream csv;
+    cont::write_equilibrium_study_csv(csv, *r.resolved, outcome);
+    const auto rows = csv_rows(csv.str());
+    REQUIRE(rows.size() > 20);
+    CHECK(rows[0] ==
+          std::vector<std::string>{"curve", "kind", "rho", "sigma", "x", "y", "z", "label", "arclength"});
+    const double beta = 8.0 / 3.0;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        CHECK(rows[i][1] == "H");
+        const double rho = std::stod(rows[i][2]), sigma = std::stod(rows[i][3]);
+        CHECK(rho == Approx(sigma * (sigma + beta + 3) / (sigma - beta - 1)).epsilon(1e-9));
+    }
+    // Each curve runs from the sigma range's lower end (where rho leaves [0.5, 100] first) to its upper end.
+    CHECK(rows.back()[7] == "EP");
+    CHECK(std::stod(rows.back()[3]) == Approx(40.0));
 }
