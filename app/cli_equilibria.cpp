@@ -84,16 +84,8 @@ int run_equilibrium_study(const std::vector<std::string>& args, std::ostream& ou
         out << a->study_path << ": ok; " << describe(*loaded.resolved) << "\n";
         return Success;
     }
-    if (!a->out_path.empty()) {
-        if (!input_named_by(a->out_path, {a->study_path}).empty()) {
-            err << "bifscope-cli: --out " << a->out_path << " names the study file\n";
-            return Usage;
-        }
-        if (const std::string why = why_output_cannot_be_created(a->out_path); !why.empty()) {
-            err << "bifscope-cli: cannot write " << a->out_path << ": " << why << "\n";
-            return IoFailure;
-        }
-    }
+    if (!a->out_path.empty())
+        if (const int status = check_output_path(a->out_path, {a->study_path}, err)) return status;
     cont::EquilibriumStudyOutcome outcome;
     try {
         outcome = cont::run_equilibrium_study(*loaded.resolved);
@@ -112,9 +104,9 @@ int run_equilibrium_study(const std::vector<std::string>& args, std::ostream& ou
     auto write = [&](std::ostream& o) { cont::write_equilibrium_study_csv(o, *loaded.resolved, outcome); };
     if (a->out_path.empty()) {
         write(out);
-        return out ? Success : IoFailure;
+        return flush_result(out, err);
     }
-    return write_atomically(a->out_path, write, err);
+    return write_output(a->out_path, write, err);
 }
 
 } // namespace bif::cli
