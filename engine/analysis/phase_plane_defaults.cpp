@@ -27,8 +27,9 @@ std::optional<double> number(const model::Model& m, const char* name) {
 
 std::string state_named(const model::Model& m, const char* option) {
     const model::Option* o = find(m, option);
-    return o && m.state_index(o->value) >= 0 ? m.states[static_cast<std::size_t>(m.state_index(o->value))].name
-                                              : std::string();
+    return o && m.state_index(o->value) >= 0
+               ? m.states[static_cast<std::size_t>(m.state_index(o->value))].name
+               : std::string();
 }
 
 void take_range(const model::Model& m, const char* lo, const char* hi, double& from, double& to) {
@@ -43,8 +44,10 @@ study::PhasePlaneSettings phase_plane_defaults(const model::Model& model) {
     s.x = state_named(model, "xp");
     s.y = state_named(model, "yp");
     if (s.x == s.y) s.x.clear(), s.y.clear();
-    if (s.x.empty() && model.states.size() >= 2) s.x = model.states[0].name == s.y ? model.states[1].name : model.states[0].name;
-    if (s.y.empty() && model.states.size() >= 2) s.y = model.states[1].name == s.x ? model.states[0].name : model.states[1].name;
+    if (s.x.empty() && model.states.size() >= 2)
+        s.x = model.states[0].name == s.y ? model.states[1].name : model.states[0].name;
+    if (s.y.empty() && model.states.size() >= 2)
+        s.y = model.states[1].name == s.x ? model.states[0].name : model.states[1].name;
     take_range(model, "xlo", "xhi", s.x_from, s.x_to);
     take_range(model, "ylo", "yhi", s.y_from, s.y_to);
     if (!model.parameters.empty()) {

@@ -3,6 +3,7 @@
 // linear saddle (straight nullclines, manifolds along its eigenvectors, trajectories e^{lambda t} v)
 // and FitzHugh-Nagumo (the cubic v-nullcline; one or three equilibria as the cubic's real roots).
 #include "engine/analysis/phase_plane_csv.h"
+#include "engine/analysis/phase_plane_defaults.h"
 #include "engine/analysis/phase_plane_portrait.h"
 #include "engine/analysis/phase_plane_trajectory.h"
 #include "engine/study/study_json.h"
@@ -295,4 +296,49 @@ TEST_CASE("the phase plane's CSV holds nullclines, trajectories and equilibria",
     CHECK(equilibria == 1);
     CHECK(trajectory == t.points.size());
     CHECK(csv.find("saddle, eigenvalues 3 and -1") != std::string::npos);
+}
+
+TEST_CASE("a phase plane's defaults come from the model's XPPAUT plot options", "[engine][phase_plane]") {
+    const auto with_options = must_resolve(
+        study_json("x'=y\ny'=-k*x\nz'=0\npar k=2\n@ xp=y,yp=x,xlo=-2,xhi=2,ylo=-5,yhi=5\ndone\n"));
+    const study::PhasePlaneSettings s = phase_plane_defaults(*with_options->model);
+    CHECK(s.x == "y");
+    CHECK(s.y == "x");
+    CHECK(s.x_from == -2);
+    CHECK(s.x_to == 2);
+    CHECK(s.y_from == -5);
+    CHECK(s.y_to == 5);
+    CHECK(s.slider == "k");
+    CHECK(s.slider_from == 0);
+    CHECK(s.slider_to == 4);
+    // without options: the first two states on [-3, 3]^2; xp naming a parameter is not an axis
+    const auto plain = must_resolve(study_json("u'=v\nv'=-u\npar c=0\n@ xp=c\ndone\n"));
+    const study::PhasePlaneSettings d = phase_plane_defaults(*plain->model);
+    CHECK(d.x == "u");
+    CHECK(d.y == "v");
+    CHECK(d.x_from == -3);
+    CHECK(d.slider_from == -1);
+    CHECK(d.slider_to == 1);
+}
+
+TEST_CASE("states off the axes hold their fixed values, else their initial values", "[engine][phase_plane]") {
+    // x' = y, y' = z - x, z' = 1: in the (x, y) plane the equilibrium sits at (z, 0), a centre
+    const char* model = "x'=y\ny'=z-x\nz'=1\ninit z=0.5\ndone\n";
+    const auto initial = must_resolve(study_json(model));
+    auto e = compute_portrait(planar_system(*initial), {{-3, 3, -3, 3}, 31, 0}).equilibria;
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].at.x == Approx(0.5));
+    CHECK(e[0].type == EquilibriumType::Centre);
+    const auto fixed = must_resolve(study_json(model, "\"fixed\": {\"z\": -1.25}"));
+    e = compute_portrait(planar_system(*fixed), {{-3, 3, -3, 3}, 31, 0}).equilibria;
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].at.x == Approx(-1.25));
+    // the (y, z) plane: y' = z - x with x = 0 vanishes on z = 0; z' = 1 nowhere: no equilibrium
+    const auto yz = must_resolve(study_json(model, "\"x\": \"y\", \"y\": \"z\""));
+    const auto p = compute_portrait(planar_system(*yz), {{-3, 3, -3, 3}, 31, 0});
+    CHECK(p.equilibria.empty());
+    CHECK(p.nullclines[1].empty());
+    REQUIRE(p.nullclines[0].size() == 1);
+    for (const PlanePoint& q : p.nullclines[0][0])
+        CHECK(std::abs(q.y) < 1e-12);
 }

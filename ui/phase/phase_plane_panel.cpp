@@ -32,7 +32,8 @@ QString number_text(double v) {
 PhasePlanePanel::PhasePlanePanel(QWidget* parent)
     : QWidget(parent), worker_(new PhasePlaneWorker(this)), canvas_(new PhasePlaneCanvas(this)),
       x_axis_(new QComboBox(this)), y_axis_(new QComboBox(this)), parameter_(new QComboBox(this)),
-      slider_(new QSlider(Qt::Horizontal, this)), value_(new QLabel(this)), keep_box_(new QCheckBox(tr("Keep trajectories"), this)),
+      slider_(new QSlider(Qt::Horizontal, this)), value_(new QLabel(this)),
+      keep_box_(new QCheckBox(tr("Keep trajectories"), this)),
       clear_(new QPushButton(tr("Clear trajectories"), this)), status_(new QLabel(this)) {
     buildControls();
     canvas_->setScene(&scene_);
@@ -101,7 +102,8 @@ void PhasePlanePanel::buildControls() {
 
 bool PhasePlanePanel::setStudy(std::shared_ptr<const study::ResolvedStudy> study, QString* why) {
     try {
-        model_ = std::make_shared<const codegen::HostModel>(study->codegen_request(codegen::Precision::Double));
+        model_ =
+            std::make_shared<const codegen::HostModel>(study->codegen_request(codegen::Precision::Double));
     } catch (const std::exception& e) {
         if (why) *why = QString::fromStdString(e.what());
         return false;
@@ -123,8 +125,10 @@ bool PhasePlanePanel::setStudy(std::shared_ptr<const study::ResolvedStudy> study
     keep_ = starts_.size() > 1;
     keep_box_->setChecked(keep_);
     fillChoosers();
-    if (slider_slot_ < 0 && !parameters_.empty()) chooseParameter(0);
-    else chooseParameter(slider_slot_);
+    if (slider_slot_ < 0 && !parameters_.empty())
+        chooseParameter(0);
+    else
+        chooseParameter(slider_slot_);
     ++generation_;
     redraw();
     for (std::size_t i = 0; i < starts_.size(); ++i)
@@ -162,16 +166,23 @@ void PhasePlanePanel::chooseParameter(int slot) {
     const double v = parameters_[static_cast<std::size_t>(slot)];
     const bool study_range = slot == study_->phase_plane.slider;
     if (!study_range || slot != slider_slot_) {
-        slider_from_ = study_range ? study_->study.phase_plane.slider_from : v == 0.0 ? -1.0 : std::min(0.0, 2 * v);
-        slider_to_ = study_range ? study_->study.phase_plane.slider_to : v == 0.0 ? 1.0 : std::max(0.0, 2 * v);
+        slider_from_ = study_range ? study_->study.phase_plane.slider_from
+                       : v == 0.0  ? -1.0
+                                   : std::min(0.0, 2 * v);
+        slider_to_ = study_range ? study_->study.phase_plane.slider_to
+                     : v == 0.0  ? 1.0
+                                 : std::max(0.0, 2 * v);
     }
     slider_from_ = std::min(slider_from_, v);
     slider_to_ = std::max(slider_to_, v);
     slider_slot_ = slot;
     filling_ = true;
     parameter_->setCurrentIndex(parameter_->findData(slot));
-    slider_->setValue(static_cast<int>(std::lround((v - slider_from_) / (slider_to_ - slider_from_) * slider_steps)));
-    slider_->setToolTip(tr("%1 from %2 to %3").arg(parameter_->currentText(), number_text(slider_from_), number_text(slider_to_)));
+    slider_->setValue(
+        static_cast<int>(std::lround((v - slider_from_) / (slider_to_ - slider_from_) * slider_steps)));
+    slider_->setToolTip(
+        tr("%1 from %2 to %3")
+            .arg(parameter_->currentText(), number_text(slider_from_), number_text(slider_to_)));
     filling_ = false;
     value_->setText(QStringLiteral("%1 = %2").arg(parameter_->currentText(), number_text(v)));
 }
@@ -220,7 +231,8 @@ void PhasePlanePanel::zoom(analysis::PlanePoint c, double factor) {
 }
 
 analysis::PlanarSystem PhasePlanePanel::system() const {
-    std::vector<double> state = study_->phase_plane.state.empty() ? study_->initial_state : study_->phase_plane.state;
+    std::vector<double> state =
+        study_->phase_plane.state.empty() ? study_->initial_state : study_->phase_plane.state;
     return analysis::PlanarSystem(model_, x_, y_, std::move(state), parameters_, study_->study.t0);
 }
 
@@ -242,7 +254,8 @@ void PhasePlanePanel::redraw() {
 }
 
 void PhasePlanePanel::requestTrajectory(std::size_t index) {
-    worker_->requestTrajectory(system(), starts_[index], trajectorySettings(), generation_ * slots_per_generation + index);
+    worker_->requestTrajectory(system(), starts_[index], trajectorySettings(),
+                               generation_ * slots_per_generation + index);
 }
 
 void PhasePlanePanel::startTrajectory(analysis::PlanePoint start) {
@@ -270,8 +283,8 @@ void PhasePlanePanel::clearTrajectories() {
     updateScene();
 }
 
-void PhasePlanePanel::portraitArrived(quint64 request, std::shared_ptr<const analysis::PhasePortrait> portrait,
-                                      double ms) {
+void PhasePlanePanel::portraitArrived(quint64 request,
+                                      std::shared_ptr<const analysis::PhasePortrait> portrait, double ms) {
     if (request < shown_request_ || request < first_wanted_request_) return;
     shown_request_ = request;
     scene_.portrait = std::move(portrait);
@@ -303,19 +316,24 @@ void PhasePlanePanel::updateScene() {
 
 void PhasePlanePanel::updateStatus() {
     if (!scene_.portrait) return status_->setText(tr("Computing…"));
-    const auto& e = scene_.portrait->equilibria;
-    status_->setText(tr("%n equilibri(um/a) in view · %1 trajectories · redrawn in %2 ms", "", static_cast<int>(e.size()))
-                         .arg(scene_.trajectories.size())
+    const std::size_t e = scene_.portrait->equilibria.size(), t = scene_.trajectories.size();
+    status_->setText(tr("%1 %2 in view · %3 %4 · redrawn in %5 ms")
+                         .arg(e)
+                         .arg(e == 1 ? tr("equilibrium") : tr("equilibria"))
+                         .arg(t)
+                         .arg(t == 1 ? tr("trajectory") : tr("trajectories"))
                          .arg(last_redraw_ms_, 0, 'f', 1));
 }
 
+// The study's title, or the axes; with the slider's parameter and value.
 QString PhasePlanePanel::title() const {
     if (!study_) return tr("Phase plane");
-    if (!study_->study.title.empty()) return QString::fromStdString(study_->study.title);
     const model::Model& m = *study_->model;
-    QString t = tr("Phase plane %1, %2")
-                    .arg(QString::fromStdString(m.states[static_cast<std::size_t>(x_)].name),
-                         QString::fromStdString(m.states[static_cast<std::size_t>(y_)].name));
+    QString t = !study_->study.title.empty()
+                    ? QString::fromStdString(study_->study.title)
+                    : tr("Phase plane %1, %2")
+                          .arg(QString::fromStdString(m.states[static_cast<std::size_t>(x_)].name),
+                               QString::fromStdString(m.states[static_cast<std::size_t>(y_)].name));
     if (slider_slot_ >= 0)
         t += QStringLiteral(" — %1 = %2")
                  .arg(QString::fromStdString(m.parameters[static_cast<std::size_t>(slider_slot_)].name),
@@ -373,7 +391,9 @@ void PhasePlanePanel::exportWithDialog(int kind) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export phase plane"), {}, tr(filters[kind]));
     if (path.isEmpty()) return;
     const QSize size = canvas_->size().expandedTo(QSize(800, 600)) * 2;
-    const QString failure = kind == 0 ? exportPng(path, size) : kind == 1 ? exportSvg(path, size) : exportCsv(path);
+    const QString failure = kind == 0   ? exportPng(path, size)
+                            : kind == 1 ? exportSvg(path, size)
+                                        : exportCsv(path);
     emit message(failure.isEmpty() ? tr("Exported %1").arg(path) : failure, !failure.isEmpty());
 }
 

@@ -42,6 +42,8 @@ class PhasePlanePanel : public QWidget {
     // The view as a study: axes, window, parameters with the slider's value, kept trajectories.
     study::Study study() const;
     QString title() const;
+    // The folder the study's relative model path starts from.
+    std::string baseDirectory() const { return study_ ? study_->base_directory : std::string(); }
 
     void setKeepTrajectories(bool keep);
     void clearTrajectories();

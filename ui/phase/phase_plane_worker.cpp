@@ -17,7 +17,8 @@ PhasePlaneWorker::~PhasePlaneWorker() {
     thread_.join();
 }
 
-quint64 PhasePlaneWorker::requestPortrait(analysis::PlanarSystem system, analysis::PortraitSettings settings) {
+quint64 PhasePlaneWorker::requestPortrait(analysis::PlanarSystem system,
+                                          analysis::PortraitSettings settings) {
     quint64 request;
     {
         std::lock_guard lock(mutex_);
@@ -68,8 +69,10 @@ void PhasePlaneWorker::loop() {
 void PhasePlaneWorker::runPortrait(PortraitJob job) {
     try {
         const auto start = std::chrono::steady_clock::now();
-        auto portrait = std::make_shared<const analysis::PhasePortrait>(analysis::compute_portrait(job.system, job.settings));
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        auto portrait = std::make_shared<const analysis::PhasePortrait>(
+            analysis::compute_portrait(job.system, job.settings));
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         QMetaObject::invokeMethod(
             this, [this, request = job.request, portrait, ms] { emit portraitReady(request, portrait, ms); },
             Qt::QueuedConnection);
@@ -83,7 +86,8 @@ void PhasePlaneWorker::runTrajectory(TrajectoryJob job) {
     try {
         auto t = analysis::integrate_trajectory(job.system, job.start, job.settings);
         QMetaObject::invokeMethod(
-            this, [this, tag = job.tag, t = std::move(t)] { emit trajectoryReady(tag, t); }, Qt::QueuedConnection);
+            this, [this, tag = job.tag, t = std::move(t)] { emit trajectoryReady(tag, t); },
+            Qt::QueuedConnection);
     } catch (const std::exception& e) {
         QMetaObject::invokeMethod(
             this, [this, why = QString::fromStdString(e.what())] { emit failed(why); }, Qt::QueuedConnection);

@@ -45,7 +45,8 @@ QFont title_font(QFont f) {
 
 } // namespace
 
-PhasePlaneFigure::PhasePlaneFigure(const PhasePlaneScene& scene, QFont font) : scene_(scene), font_(std::move(font)) {}
+PhasePlaneFigure::PhasePlaneFigure(const PhasePlaneScene& scene, QFont font)
+    : scene_(scene), font_(std::move(font)) {}
 
 QRectF PhasePlaneFigure::plotRect(const QRectF& target, const QPaintDevice* device) const {
     const QFontMetricsF fm = metrics(font_, device), tfm = metrics(title_font(font_), device);
@@ -72,7 +73,7 @@ analysis::PlanePoint PhasePlaneFigure::toPlane(const QRectF& plot, QPointF pixel
 }
 
 std::optional<analysis::Equilibrium> PhasePlaneFigure::equilibriumNear(const QRectF& plot, QPointF pixel,
-                                                                        double radius) const {
+                                                                       double radius) const {
     if (!scene_.portrait) return std::nullopt;
     for (const auto& e : scene_.portrait->equilibria) {
         const QPointF d = toPixel(plot, e.at) - pixel;
@@ -121,20 +122,24 @@ void PhasePlaneFigure::paintAxes(QPainter& p, const QRectF& plot) const {
         const double x = toPixel(plot, {t.value, w.y_from}).x();
         p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + tick_length));
         const double half = fm.horizontalAdvance(t.label) / 2;
-        p.drawText(QRectF(x - half - 2, plot.bottom() + tick_length, 2 * half + 4, fm.height()), Qt::AlignCenter, t.label);
+        p.drawText(QRectF(x - half - 2, plot.bottom() + tick_length, 2 * half + 4, fm.height()),
+                   Qt::AlignCenter, t.label);
     }
     for (const Tick& t : ticks_for(w.y_from, w.y_to, plot.height(), 3 * fm.height())) {
         const double y = toPixel(plot, {w.x_from, t.value}).y();
         p.drawLine(QPointF(plot.left() - tick_length, y), QPointF(plot.left(), y));
         const double width = fm.horizontalAdvance(t.label);
-        p.drawText(QRectF(plot.left() - tick_length - 2 - width - 2, y - fm.height() / 2, width + 2, fm.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, t.label);
+        p.drawText(
+            QRectF(plot.left() - tick_length - 2 - width - 2, y - fm.height() / 2, width + 2, fm.height()),
+            Qt::AlignRight | Qt::AlignVCenter, t.label);
     }
-    const QRectF x_label(plot.left(), plot.bottom() + tick_length + fm.height() + gap / 2, plot.width(), fm.height());
+    const QRectF x_label(plot.left(), plot.bottom() + tick_length + fm.height() + gap / 2, plot.width(),
+                         fm.height());
     p.drawText(x_label, Qt::AlignHCenter | Qt::AlignVCenter, scene_.x_name);
     p.save();
-    p.translate(plot.left() - tick_length - 2 - widest(ticks_for(w.y_from, w.y_to, plot.height(), 3 * fm.height()), fm) -
-                    gap - fm.height() / 2,
+    p.translate(plot.left() - tick_length - 2 -
+                    widest(ticks_for(w.y_from, w.y_to, plot.height(), 3 * fm.height()), fm) - gap -
+                    fm.height() / 2,
                 plot.center().y());
     p.rotate(-90);
     p.drawText(QRectF(-plot.height() / 2, -fm.height() / 2, plot.height(), fm.height()), Qt::AlignCenter,
@@ -154,8 +159,9 @@ void PhasePlaneFigure::paintField(QPainter& p, const QRectF& plot) const {
         if (a.speed == 0.0) continue;
         // screen direction: y grows downward, and the axes may have different scales
         const QPointF centre = toPixel(plot, a.at);
-        const QPointF ahead = toPixel(plot, {a.at.x + a.dx * 1e-3 * (scene_.portrait->window.x_to - scene_.portrait->window.x_from),
-                                             a.at.y + a.dy * 1e-3 * (scene_.portrait->window.y_to - scene_.portrait->window.y_from)});
+        const QPointF ahead = toPixel(
+            plot, {a.at.x + a.dx * 1e-3 * (scene_.portrait->window.x_to - scene_.portrait->window.x_from),
+                   a.at.y + a.dy * 1e-3 * (scene_.portrait->window.y_to - scene_.portrait->window.y_from)});
         QPointF d = ahead - centre;
         const double n = std::hypot(d.x(), d.y());
         if (n == 0.0) continue;
@@ -163,7 +169,8 @@ void PhasePlaneFigure::paintField(QPainter& p, const QRectF& plot) const {
         const QPointF tail = centre - d * (length / 2), tip = centre + d * (length / 2);
         p.drawLine(tail, tip);
         const QPointF side(-d.y(), d.x());
-        const QPointF head_points[3] = {tip, tip - d * head + side * (head / 2), tip - d * head - side * (head / 2)};
+        const QPointF head_points[3] = {tip, tip - d * head + side * (head / 2),
+                                        tip - d * head - side * (head / 2)};
         p.drawPolygon(head_points, 3);
     }
 }
@@ -260,7 +267,8 @@ void PhasePlaneFigure::paintLegend(QPainter& p, const QRectF& area) const {
             if (std::find(seen.begin(), seen.end(), e.type) == seen.end()) seen.push_back(e.type);
         std::sort(seen.begin(), seen.end());
         for (auto type : seen) {
-            if (x + 20 + fm.horizontalAdvance(QString::fromUtf8(analysis::name_of(type))) > area.right()) break;
+            if (x + 20 + fm.horizontalAdvance(QString::fromUtf8(analysis::name_of(type))) > area.right())
+                break;
             paint_equilibrium_marker(p, QPointF(x + 5, y), type, 4.5);
             x += 10 + gap / 2;
             text(QString::fromUtf8(analysis::name_of(type)));
@@ -279,7 +287,8 @@ QImage render_phase_plane(const PhasePlaneScene& scene, QSize size) {
 }
 
 QString export_phase_plane_png(const PhasePlaneScene& scene, QSize size, const QString& path) {
-    if (!render_phase_plane(scene, size).save(path, "PNG")) return QStringLiteral("cannot write %1").arg(path);
+    if (!render_phase_plane(scene, size).save(path, "PNG"))
+        return QStringLiteral("cannot write %1").arg(path);
     return {};
 }
 

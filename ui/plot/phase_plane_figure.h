@@ -48,7 +48,8 @@ class PhasePlaneFigure {
     QPointF toPixel(const QRectF& plot, analysis::PlanePoint p) const;
     analysis::PlanePoint toPlane(const QRectF& plot, QPointF pixel) const;
     // The equilibrium drawn within `radius` pixels of `pixel`, if any.
-    std::optional<analysis::Equilibrium> equilibriumNear(const QRectF& plot, QPointF pixel, double radius = 8) const;
+    std::optional<analysis::Equilibrium> equilibriumNear(const QRectF& plot, QPointF pixel,
+                                                         double radius = 8) const;
 
   private:
     void paintAxes(QPainter& p, const QRectF& plot) const;
