@@ -56,7 +56,10 @@ QRectF PhasePlaneFigure::plotRect(const QRectF& target, const QPaintDevice* devi
     const auto& w = scene_.portrait ? scene_.portrait->window : scene_.window;
     const double labels = widest(ticks_for(w.y_from, w.y_to, bottom - top, 3 * fm.height()), fm);
     const double left = target.left() + gap + fm.height() + gap + labels + tick_length + 2;
-    const double right = target.right() - gap - fm.horizontalAdvance(QStringLiteral("0.0")) / 2 - gap;
+    // the last x tick label is centred on the right edge: leave room for its half
+    const auto x_ticks = ticks_for(w.x_from, w.x_to, target.width() - left, 80);
+    const double half_label = x_ticks.empty() ? 0.0 : fm.horizontalAdvance(x_ticks.back().label) / 2;
+    const double right = target.right() - gap - std::max(half_label, gap);
     return QRectF(QPointF(left, top), QPointF(std::max(left + 10, right), std::max(top + 10, bottom)));
 }
 
