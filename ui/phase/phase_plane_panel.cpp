@@ -41,6 +41,9 @@ PhasePlanePanel::PhasePlanePanel(QWidget* parent)
     connect(worker_, &PhasePlaneWorker::trajectoryReady, this, &PhasePlanePanel::trajectoryArrived);
     connect(worker_, &PhasePlaneWorker::failed, this, [this](const QString& why) {
         status_->setText(tr("Cannot draw: %1").arg(why));
+        // nothing more comes for what failed: do not wait for it
+        shown_request_ = last_request_;
+        awaited_.assign(awaited_.size(), false);
         emit message(why, true);
     });
     connect(canvas_, &PhasePlaneCanvas::pointClicked, this, &PhasePlanePanel::startTrajectory);
@@ -119,6 +122,7 @@ bool PhasePlanePanel::setStudy(std::shared_ptr<const study::ResolvedStudy> study
     slider_to_ = s.slider_to;
     starts_.clear();
     trajectories_.clear();
+    awaited_.clear();
     for (const auto& [x, y] : s.starts)
         starts_.push_back({x, y});
     trajectories_.resize(starts_.size());
@@ -218,6 +222,7 @@ void PhasePlanePanel::axesChosen() {
     // the trajectories were drawn in other coordinates
     starts_.clear();
     trajectories_.clear();
+    awaited_.clear();
     ++generation_;
     scene_.portrait.reset();
     redraw();
@@ -254,6 +259,8 @@ void PhasePlanePanel::redraw() {
 }
 
 void PhasePlanePanel::requestTrajectory(std::size_t index) {
+    awaited_.resize(starts_.size());
+    awaited_[index] = true;
     worker_->requestTrajectory(system(), starts_[index], trajectorySettings(),
                                generation_ * slots_per_generation + index);
 }
@@ -263,6 +270,7 @@ void PhasePlanePanel::startTrajectory(analysis::PlanePoint start) {
     if (!keep_) {
         starts_.clear();
         trajectories_.clear();
+        awaited_.clear();
         ++generation_; // a trajectory still coming for the replaced start is dropped
     }
     starts_.push_back(start);
@@ -278,6 +286,7 @@ void PhasePlanePanel::setKeepTrajectories(bool keep) {
 void PhasePlanePanel::clearTrajectories() {
     starts_.clear();
     trajectories_.clear();
+    awaited_.clear();
     ++generation_;
     // the portrait in flight belongs to the same plane: keep it
     updateScene();
@@ -297,6 +306,7 @@ void PhasePlanePanel::trajectoryArrived(quint64 tag, const analysis::PlanarTraje
     const std::size_t index = tag % slots_per_generation;
     if (index >= trajectories_.size()) return;
     trajectories_[index] = trajectory;
+    if (index < awaited_.size()) awaited_[index] = false;
     updateScene();
 }
 
@@ -367,11 +377,12 @@ study::Study PhasePlanePanel::study() const {
     return s;
 }
 
+// Counted on this side: a result the worker has finished may still be on its way here.
 bool PhasePlanePanel::busy() const {
-    if (worker_->busy()) return true;
-    for (const auto& t : trajectories_)
-        if (!t) return true;
-    return !scene_.portrait;
+    if (shown_request_ < last_request_) return true;
+    for (std::size_t i = 0; i < starts_.size() && i < awaited_.size(); ++i)
+        if (awaited_[i]) return true;
+    return false;
 }
 
 QString PhasePlanePanel::exportPng(const QString& path, QSize size) const {

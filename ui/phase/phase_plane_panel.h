@@ -96,6 +96,7 @@ class PhasePlanePanel : public QWidget {
     double slider_from_ = 0.0, slider_to_ = 1.0;
     std::vector<analysis::PlanePoint> starts_;
     std::vector<std::optional<analysis::PlanarTrajectory>> trajectories_; // one per start
+    std::vector<bool> awaited_; // per start: a trajectory of the current plane is still to come
     bool keep_ = false;
     quint64 generation_ = 1; // of the plane: trajectories of an older one are dropped
     quint64 shown_request_ = 0;
