@@ -58,7 +58,11 @@ struct Recorder {
     template <class View>
     void on_step(const View& v) {
         const double length = std::hypot(v.y1[0] - v.y0[0], v.y1[1] - v.y0[1]);
-        const int pieces = std::clamp(static_cast<int>(std::ceil(length / spacing)), 1, 32);
+        // clamped as a double: a step that ends far out (before the bound stops it) must not overflow int
+        const double wanted = std::ceil(length / spacing);
+        const int pieces = wanted >= 1.0 && wanted <= 32.0 ? static_cast<int>(wanted)
+                           : wanted > 32.0                 ? 32
+                                                           : 1;
         double y[2];
         for (int k = 1; k < pieces; ++k) {
             const double t = v.t0 + (v.t1 - v.t0) * k / pieces;
