@@ -4,9 +4,11 @@
 // used, so it runs on servers and in CI.
 #include "cli_commands.h"
 #include "cli_study.h"
+#include "engine/analysis/phase_plane_portrait.h"
 #include "engine/jobs/installed_backends.h"
 #include "engine/jobs/job.h"
 #include "ui/plot/figure_export.h"
+#include "ui/plot/phase_plane_figure.h"
 #include "ui/plot/result_figure.h"
 
 #include <QGuiApplication>
@@ -92,6 +94,46 @@ std::unique_ptr<QGuiApplication> start_qt() {
     return std::make_unique<QGuiApplication>(argc, argv);
 }
 
+// A phase-plane study is drawn on the host: the portrait and its recorded trajectories.
+int plot_phase_plane(const study::ResolvedStudy& resolved, const PlotArguments& a, std::ostream& out,
+                     std::ostream& err) {
+    const auto app = start_qt();
+    const auto& s = resolved.study.phase_plane;
+    plot::PhasePlaneScene scene;
+    try {
+        const analysis::PlanarSystem system = analysis::planar_system(resolved);
+        const analysis::PlaneWindow window{s.x_from, s.x_to, s.y_from, s.y_to};
+        scene.portrait = std::make_shared<const analysis::PhasePortrait>(
+            analysis::compute_portrait(system, {window, s.grid, s.arrows}));
+        analysis::PlanarTrajectorySettings ts;
+        ts.duration = s.t_end;
+        ts.window = window;
+        for (const auto& [x, y] : s.starts)
+            scene.trajectories.push_back(analysis::integrate_trajectory(system, {x, y}, ts));
+        scene.window = window;
+    } catch (const std::exception& e) {
+        err << "bifscope-cli: plot: " << e.what() << "\n";
+        return RunFailed;
+    }
+    const auto& model = *resolved.model;
+    scene.x_name = QString::fromStdString(model.states[resolved.phase_plane.x].name);
+    scene.y_name = QString::fromStdString(model.states[resolved.phase_plane.y].name);
+    scene.title = QString::fromStdString(resolved.study.title.empty()
+                                             ? "Phase plane " + model.states[resolved.phase_plane.x].name +
+                                                   ", " + model.states[resolved.phase_plane.y].name
+                                             : resolved.study.title);
+    const QString path = QString::fromStdString(a.out_path);
+    const QString failure = a.out_path.ends_with(".svg") ? plot::export_phase_plane_svg(scene, a.size, path)
+                                                         : plot::export_phase_plane_png(scene, a.size, path);
+    if (!failure.isEmpty()) {
+        err << "bifscope-cli: " << failure.toStdString() << "\n";
+        return IoFailure;
+    }
+    out << a.out_path << ": " << a.size.width() << "x" << a.size.height() << ", phase plane, "
+        << scene.portrait->equilibria.size() << " equilibria\n";
+    return Success;
+}
+
 } // namespace
 
 int run_plot(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -101,6 +143,7 @@ int run_plot(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (const int status = load_resolved_study(a->study_path, loaded, err); status != Success) return status;
     const std::shared_ptr<const study::ResolvedStudy> resolved = loaded.resolved;
     const auto analysis = resolved->study.analysis;
+    if (analysis == study::AnalysisKind::PhasePlane) return plot_phase_plane(*resolved, *a, out, err);
     if (analysis == study::AnalysisKind::Lyapunov || analysis == study::AnalysisKind::Trajectory) {
         err << "bifscope-cli: plot: not yet for this analysis (" << study::name_of(analysis) << ")\n";
         return Usage;

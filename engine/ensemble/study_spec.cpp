@@ -3,6 +3,7 @@
 #include "bif/study/entry.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace bif::ensemble {
 
@@ -163,6 +164,9 @@ SpecStorage::SpecStorage(const study::ResolvedStudy& r) {
         point_rows_ = sp.output_count;
         point_columns_ = 1 + sp.record_count;
         break;
+    case study::AnalysisKind::PhasePlane:
+        throw std::invalid_argument("a phase plane is drawn (bifscope-cli plot, or the phase-plane view), "
+                                    "not run as an ensemble");
     }
 }
 

@@ -98,6 +98,7 @@ bool allows_passes(const study::ResolvedStudy& study) {
         return true;
     case study::AnalysisKind::Basins:
     case study::AnalysisKind::Trajectory:
+    case study::AnalysisKind::PhasePlane:
         return false;
     }
     return false;

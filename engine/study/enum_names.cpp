@@ -6,11 +6,10 @@ namespace bif::study {
 
 template <>
 std::span<const EnumName<AnalysisKind>> enum_names() {
-    static constexpr EnumName<AnalysisKind> table[] = {{AnalysisKind::Bifurcation, "bifurcation"},
-                                                       {AnalysisKind::Lyapunov, "lyapunov"},
-                                                       {AnalysisKind::ParameterMap, "map"},
-                                                       {AnalysisKind::Basins, "basins"},
-                                                       {AnalysisKind::Trajectory, "trajectory"}};
+    static constexpr EnumName<AnalysisKind> table[] = {
+        {AnalysisKind::Bifurcation, "bifurcation"}, {AnalysisKind::Lyapunov, "lyapunov"},
+        {AnalysisKind::ParameterMap, "map"},        {AnalysisKind::Basins, "basins"},
+        {AnalysisKind::Trajectory, "trajectory"},   {AnalysisKind::PhasePlane, "phase_plane"}};
     return table;
 }
 

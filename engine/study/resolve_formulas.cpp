@@ -137,6 +137,7 @@ void resolve_formulas(model::Model& model, ResolvedStudy& out, Problems& problem
         r.recorded_texts(s.trajectory.record);
         break;
     case AnalysisKind::Lyapunov:
+    case AnalysisKind::PhasePlane:
         break;
     }
 }

@@ -83,6 +83,36 @@ std::vector<double> per_state(const model::Model& m, const Tolerance& t, const s
     return values;
 }
 
+// The axes default to the first two states; the fixed values to the initial values.
+void resolve_phase_plane(ResolvedStudy& out, Problems& problems) {
+    const model::Model& m = *out.model;
+    const PhasePlaneSettings& s = out.study.phase_plane;
+    const std::string path = "analysis.";
+    if (m.is_map()) {
+        problems.push_back({ProblemSeverity::Error, "analysis.kind",
+                            "a phase plane is drawn for differential equations; this model is a map"});
+        return;
+    }
+    if (m.num_states() < 2) {
+        problems.push_back(
+            {ProblemSeverity::Error, "analysis.kind",
+             "a phase plane needs two state variables; the model has " + std::to_string(m.num_states())});
+        return;
+    }
+    ResolvedPhasePlane& r = out.phase_plane;
+    r.state = out.initial_state;
+    const int x = s.x.empty() ? 0 : state_slot(m, s.x, path + "x", problems);
+    const int y = s.y.empty() ? 1 : state_slot(m, s.y, path + "y", problems);
+    if (x >= 0 && x == y)
+        problems.push_back({ProblemSeverity::Error, path + "y", "the two axes need two different states"});
+    r.x = static_cast<std::uint32_t>(std::max(x, 0));
+    r.y = static_cast<std::uint32_t>(std::max(y, 0));
+    for (const auto& [name, value] : s.fixed)
+        if (int slot = state_slot(m, name, path + "fixed." + name, problems); slot >= 0)
+            r.state[static_cast<std::size_t>(slot)] = value;
+    if (!s.slider.empty()) r.slider = parameter_slot(m, s.slider, path + "slider.parameter", problems);
+}
+
 } // namespace
 
 std::string list_names_of_parameters(const model::Model& m) {
@@ -111,6 +141,7 @@ void resolve_names(ResolvedStudy& out, Problems& problems) {
     resolve_axes(out, problems);
     out.rtol = per_state(m, out.study.solver.rtol, "solver.rtol", problems);
     out.atol = per_state(m, out.study.solver.atol, "solver.atol", problems);
+    if (out.study.analysis == AnalysisKind::PhasePlane) resolve_phase_plane(out, problems);
 }
 
 } // namespace bif::study::detail

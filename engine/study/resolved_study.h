@@ -47,6 +47,13 @@ struct StudyFormulas {
     std::vector<StudyQuantity> accessories; // map accessories
 };
 
+// A phase plane's names as slots: the axis states, every state's value off the axes, the slider.
+struct ResolvedPhasePlane {
+    std::uint32_t x = 0, y = 1; // state indices of the axes
+    std::vector<double> state;  // N values: the fixed ones, the initial values elsewhere
+    int slider = -1;            // user parameter slot, -1 for none
+};
+
 struct ResolvedStudy {
     Study study;                // as read; defaults filled in
     std::string base_directory; // the study file's folder (relative model paths start there)
@@ -57,6 +64,7 @@ struct ResolvedStudy {
     SweepGrid grid;
     std::vector<double> rtol, atol; // per state
     StudyFormulas formulas;
+    ResolvedPhasePlane phase_plane; // for AnalysisKind::PhasePlane
     // For a block of a bigger run (a progressive pass): the bigger run's system count, so that a
     // backend sizes its code for the run rather than for each block (one GPU compile for all passes).
     // 0: this study is the whole run.

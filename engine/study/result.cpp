@@ -134,6 +134,7 @@ std::vector<std::string> scalar_column_names(const ResolvedStudy& s) {
         names = {"label", "period"};
         break;
     case AnalysisKind::Trajectory:
+    case AnalysisKind::PhasePlane:
         break;
     }
     return names;

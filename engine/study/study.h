@@ -22,7 +22,8 @@ namespace bif::study {
 // warning, ignoring what this version does not know.
 inline constexpr int current_schema_version = 1;
 
-enum class AnalysisKind { Bifurcation, Lyapunov, ParameterMap, Basins, Trajectory };
+// PhasePlane is drawn on the host (engine/analysis/phase_plane_*.h), never run as an ensemble.
+enum class AnalysisKind { Bifurcation, Lyapunov, ParameterMap, Basins, Trajectory, PhasePlane };
 enum class SweepTarget { Parameter, InitialValue };
 enum class SweepScale { Linear, Log };
 // Iteration steps a map (model kind map) one iterate per unit time; it is the only method for maps.
@@ -144,6 +145,23 @@ struct TrajectorySettings {
     std::vector<std::string> record; // expressions; empty: every state variable
 };
 
+// The phase plane of two states: nullclines, direction field, equilibria and trajectories of the
+// planar system in which every other state is held at a fixed value (its `fixed` entry, else its
+// initial value). Empty axis names: the model's first and second states.
+struct PhasePlaneSettings {
+    std::string x, y;
+    double x_from = -3.0, x_to = 3.0;
+    double y_from = -3.0, y_to = 3.0;
+    int grid = 121;      // nullcline grid points per axis
+    int arrows = 21;     // direction-field arrows per axis
+    double t_end = 50.0; // each trajectory runs this long forward and as long backward in time
+    std::vector<std::pair<std::string, double>> fixed; // values of states off the axes
+    std::vector<std::pair<double, double>> starts;     // trajectories drawn with the portrait
+    // A parameter the view offers a slider for, over [slider_from, slider_to]; empty: none.
+    std::string slider;
+    double slider_from = 0.0, slider_to = 1.0;
+};
+
 // A tolerance for every state variable, optionally different per state.
 struct Tolerance {
     double all = 1e-6;
@@ -188,6 +206,7 @@ struct Study {
     ParameterMapSettings map;
     BasinSettings basins;
     TrajectorySettings trajectory;
+    PhasePlaneSettings phase_plane;
 
     SolverSettings solver;
     PrecisionChoice precision = PrecisionChoice::Auto;

@@ -87,6 +87,9 @@ void check_axes_for_analysis(const Study& s, Checker& c) {
     case AnalysisKind::Trajectory:
         if (n != 0) c.error("sweep", "a trajectory has no sweep" + got);
         break;
+    case AnalysisKind::PhasePlane:
+        if (n != 0) c.error("sweep", "a phase plane has no sweep (its slider varies one parameter)" + got);
+        break;
     }
 }
 
@@ -144,6 +147,25 @@ void check_lyapunov(const LyapunovSettings& s, Checker& c) {
     c.non_negative(path + ".convergence_tolerance", s.convergence_tolerance);
 }
 
+void check_range(const std::string& path, double from, double to, Checker& c) {
+    if (!std::isfinite(from) || !std::isfinite(to) || !(from < to))
+        c.error(path, "needs finite bounds with from < to, got [" + Checker::number(from) + ", " +
+                          Checker::number(to) + "]");
+}
+
+// Names are checked against the model when the study is resolved (resolve_names.cpp).
+void check_phase_plane(const PhasePlaneSettings& s, Checker& c) {
+    const std::string path = analysis_path;
+    check_range(path + ".x_range", s.x_from, s.x_to, c);
+    check_range(path + ".y_range", s.y_from, s.y_to, c);
+    if (s.grid < 3 || s.grid > 2001)
+        c.error(path + ".grid", "must lie in [3, 2001], got " + std::to_string(s.grid));
+    if (s.arrows < 0 || s.arrows > 201)
+        c.error(path + ".arrows", "must lie in [0, 201], got " + std::to_string(s.arrows));
+    c.positive(path + ".t_end", s.t_end);
+    if (!s.slider.empty()) check_range(path + ".slider.range", s.slider_from, s.slider_to, c);
+}
+
 void check_trajectory(const Study& s, Checker& c) {
     const std::string path = analysis_path;
     const auto& t = s.trajectory;
@@ -185,6 +207,9 @@ void check_analysis(const Study& s, Checker& c) {
         break;
     case AnalysisKind::Trajectory:
         check_trajectory(s, c);
+        break;
+    case AnalysisKind::PhasePlane:
+        check_phase_plane(s.phase_plane, c);
         break;
     }
 }
@@ -234,6 +259,7 @@ const Section* active_section(const Study& study) {
         return &study.basins.section;
     case AnalysisKind::Lyapunov:
     case AnalysisKind::Trajectory:
+    case AnalysisKind::PhasePlane:
         return nullptr;
     }
     return nullptr;

@@ -200,6 +200,51 @@ void read_lyapunov(JsonFields& fields, LyapunovSettings& s) {
     fields.number("convergence_tolerance", s.convergence_tolerance);
 }
 
+// "key": [a, b], two numbers.
+void read_number_pair(JsonFields& fields, const std::string& key, double& a, double& b) {
+    const json* v = fields.value(key);
+    if (!v) return;
+    if (!v->is_array() || v->size() != 2 || !(*v)[0].is_number() || !(*v)[1].is_number())
+        return fields.error(key, "expected two numbers [from, to], got " + v->dump());
+    a = (*v)[0].get<double>();
+    b = (*v)[1].get<double>();
+}
+
+// "trajectories": [[x, y], ...], the starting points of the trajectories a phase plane draws.
+void read_points(JsonFields& fields, const std::string& key, std::vector<std::pair<double, double>>& out,
+                 Problems& problems) {
+    const json* v = fields.value(key);
+    if (!v) return;
+    if (!v->is_array())
+        return fields.error(key, "expected an array of [x, y] points, got " + json_type_name(*v));
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        const json& point = (*v)[i];
+        if (point.is_array() && point.size() == 2 && point[0].is_number() && point[1].is_number())
+            out.emplace_back(point[0].get<double>(), point[1].get<double>());
+        else
+            problems.push_back({ProblemSeverity::Error, element_path(fields.path_of(key), i),
+                                "expected a point [x, y], got " + point.dump()});
+    }
+}
+
+void read_phase_plane(JsonFields& fields, PhasePlaneSettings& s, Problems& problems) {
+    fields.text("x", s.x);
+    fields.text("y", s.y);
+    read_number_pair(fields, "x_range", s.x_from, s.x_to);
+    read_number_pair(fields, "y_range", s.y_from, s.y_to);
+    fields.whole_number("grid", s.grid);
+    fields.whole_number("arrows", s.arrows);
+    fields.number("t_end", s.t_end);
+    read_named_numbers(fields, "fixed", s.fixed, problems);
+    read_points(fields, "trajectories", s.starts, problems);
+    if (const json* slider = fields.value("slider")) {
+        JsonFields sf(*slider, fields.path_of("slider"), problems);
+        if (!sf.text("parameter", s.slider)) sf.error("parameter", "the slider names a parameter");
+        read_number_pair(sf, "range", s.slider_from, s.slider_to);
+        sf.finish();
+    }
+}
+
 void read_analysis_settings(JsonFields& fields, Study& study, Problems& problems) {
     switch (study.analysis) {
     case AnalysisKind::Bifurcation: {
@@ -251,6 +296,9 @@ void read_analysis_settings(JsonFields& fields, Study& study, Problems& problems
         read_texts(fields, "record", s.record, problems);
         break;
     }
+    case AnalysisKind::PhasePlane:
+        read_phase_plane(fields, study.phase_plane, problems);
+        break;
     }
 }
 

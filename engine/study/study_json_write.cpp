@@ -61,6 +61,27 @@ ojson accessories_json(const std::vector<Accessory>& accessories) {
     return out;
 }
 
+void write_phase_plane(const PhasePlaneSettings& s, ojson& a) {
+    a["x"] = s.x;
+    a["y"] = s.y;
+    a["x_range"] = {s.x_from, s.x_to};
+    a["y_range"] = {s.y_from, s.y_to};
+    a["grid"] = s.grid;
+    a["arrows"] = s.arrows;
+    a["t_end"] = s.t_end;
+    a["fixed"] = named_numbers(s.fixed);
+    ojson starts = ojson::array();
+    for (const auto& [x, y] : s.starts)
+        starts.push_back({x, y});
+    a["trajectories"] = starts;
+    if (!s.slider.empty()) {
+        ojson slider;
+        slider["parameter"] = s.slider;
+        slider["range"] = {s.slider_from, s.slider_to};
+        a["slider"] = slider;
+    }
+}
+
 void write_analysis_settings(const Study& study, ojson& a) {
     switch (study.analysis) {
     case AnalysisKind::Bifurcation: {
@@ -112,6 +133,9 @@ void write_analysis_settings(const Study& study, ojson& a) {
         a["record"] = s.record;
         break;
     }
+    case AnalysisKind::PhasePlane:
+        write_phase_plane(study.phase_plane, a);
+        break;
     }
 }
 

@@ -200,6 +200,8 @@ bool same_outcome(const study::Result& cpu, const study::Result& gpu, std::size_
         return lyapunov_close(cpu.scalar("lambda1")->values[i], gpu.scalar("lambda1")->values[i]);
     case study::AnalysisKind::Trajectory:
         return rows_agree(cpu.points, gpu.points, i, 1e-5);
+    case study::AnalysisKind::PhasePlane: // never run as an ensemble
+        return false;
     }
     return false;
 }

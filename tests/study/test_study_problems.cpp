@@ -49,7 +49,8 @@ struct BadCase {
 const BadCase bad_cases[] = {
     {"unknown analysis", [](json& j) { j["analysis"]["kind"] = "bifurcaton"; }, ProblemSeverity::Error,
      "analysis.kind",
-     "unknown value 'bifurcaton'; expected one of bifurcation, lyapunov, map, basins, trajectory"},
+     "unknown value 'bifurcaton'; expected one of bifurcation, lyapunov, map, basins, trajectory, "
+     "phase_plane"},
     {"count below 1", [](json& j) { j["sweep"][0]["count"] = 0; }, ProblemSeverity::Error, "sweep[0].count",
      "must be at least 1, got 0"},
     {"log range through zero",

@@ -2,12 +2,10 @@
 
 #include "ui/plot/save_output.h"
 
-#include <QBuffer>
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
 #include <QPainter>
-#include <QSvgGenerator>
 
 namespace bif::ui {
 
@@ -38,21 +36,14 @@ QImage render_chart_image(QChartView& view, QSize size) {
 }
 
 bool write_chart_svg(QChartView& view, const QString& path, QSize size, const QString& title) {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator generator;
-    generator.setOutputDevice(&buffer);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setTitle(title);
-    QPainter painter;
-    if (!painter.begin(&generator)) return false;
-    with_chart_at(view, size, [&](const QRectF& target) {
-        view.scene()->render(&painter, target, view.chart()->mapRectToScene(QRectF(target)));
-    });
-    if (!painter.end() || bytes.isEmpty()) return false;
-    return plot::save_output(path, bytes).isEmpty();
+    return plot::save_svg(path, size, title,
+                          [&](QPainter& painter) {
+                              with_chart_at(view, size, [&](const QRectF& target) {
+                                  view.scene()->render(&painter, target,
+                                                       view.chart()->mapRectToScene(QRectF(target)));
+                              });
+                          })
+        .isEmpty();
 }
 
 } // namespace bif::ui

@@ -2,9 +2,7 @@
 
 #include "ui/plot/save_output.h"
 
-#include <QBuffer>
 #include <QPainter>
-#include <QSvgGenerator>
 
 namespace bif::plot {
 
@@ -43,21 +41,10 @@ QString export_png(ResultFigure& figure, const PlotRange& view, QSize size, cons
 
 QString export_svg(ResultFigure& figure, const PlotRange& view, QSize size, const QString& path,
                    const PaintOptions& options) {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator svg;
-    svg.setOutputDevice(&buffer);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setResolution(96);
-    svg.setTitle(figure.title());
-    prepare(figure, view, size, options, &svg);
-    QPainter painter;
-    if (!painter.begin(&svg)) return QStringLiteral("cannot draw the SVG for %1").arg(path);
-    FigurePainter(figure, options).paint(painter, QRectF(QPointF(0, 0), size), view);
-    if (!painter.end()) return QStringLiteral("cannot draw the SVG for %1").arg(path);
-    return save_output(path, bytes);
+    return save_svg(path, size, figure.title(), [&](QPainter& painter) {
+        prepare(figure, view, size, options, painter.device());
+        FigurePainter(figure, options).paint(painter, QRectF(QPointF(0, 0), size), view);
+    });
 }
 
 } // namespace bif::plot

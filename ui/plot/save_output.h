@@ -5,7 +5,11 @@
 
 #include <QByteArray>
 #include <QImage>
+#include <QSize>
 #include <QString>
+#include <functional>
+
+class QPainter;
 
 namespace bif::plot {
 
@@ -14,5 +18,9 @@ QString save_output(const QString& path, const QByteArray& bytes);
 
 // The image encoded as `format` (PNG by default), saved as above.
 QString save_image(const QString& path, const QImage& image, const char* format = "PNG");
+
+// An SVG of `size` (96 dpi, view box 0 0 w h) drawn by `paint`, saved as above.
+QString save_svg(const QString& path, QSize size, const QString& title,
+                 const std::function<void(QPainter&)>& paint);
 
 } // namespace bif::plot

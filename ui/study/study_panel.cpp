@@ -97,6 +97,7 @@ int StudyPanel::axisCount() const {
     case AnalysisKind::Basins:
         return 2;
     case AnalysisKind::Trajectory:
+    case AnalysisKind::PhasePlane: // not offered here: the phase-plane view edits it
         return 0;
     }
     return 0;

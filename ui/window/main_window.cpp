@@ -6,6 +6,7 @@
 #include "ui/editor/model_editor.h"
 #include "ui/editor/model_editor_panel.h"
 #include "ui/editor/problems_panel.h"
+#include "ui/phase/phase_plane_panel.h"
 #include "ui/plot/figure_title.h"
 #include "ui/plot/save_output.h"
 #include "ui/run/study_runner.h"
@@ -20,6 +21,7 @@
 #include "ui/window/document_controller.h"
 #include "ui/window/export_dialog.h"
 #include "ui/window/messages_panel.h"
+#include "ui/window/phase_plane_studies.h"
 #include "ui/window/plot_area.h"
 #include "ui/window/result_tab.h"
 #include "ui/window/run_controller.h"
@@ -133,8 +135,10 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Save model"), QKeySequence::Save, this, [this] { documents_->save(); });
     file->addAction(tr("Save model &as…"), QKeySequence::SaveAs, this, [this] { documents_->saveAs(); });
-    file->addAction(tr("Save s&tudy…"), QKeySequence(tr("Ctrl+Alt+S")), this,
-                    [this] { documents_->saveStudyAs(); });
+    file->addAction(tr("Save s&tudy…"), QKeySequence(tr("Ctrl+Alt+S")), this, [this] {
+        if (auto* plane = plots_->currentPhasePlane()) return savePhasePlaneStudy(*plane);
+        documents_->saveStudyAs();
+    });
     file->addSeparator();
     file->addAction(tr("Export picture (&PNG)…"), QKeySequence(tr("Ctrl+E")), this,
                     [this] { exportPicture(false); });
@@ -176,6 +180,8 @@ void MainWindow::buildMenus() {
     QAction* reset = view->addAction(tr("&Reset zoom"), QKeySequence(Qt::Key_Home), this, [this] {
         if (auto* tab = plots_->currentTab()) tab->resetView();
     });
+    view->addSeparator();
+    view->addAction(tr("&Phase plane"), QKeySequence(tr("Ctrl+Shift+P")), this, [this] { showPhasePlane(); });
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
@@ -260,6 +266,9 @@ void MainWindow::connectPanels() {
     connect(plots_, &PlotArea::hoverText, this,
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
+    connect(plots_, &PlotArea::message, this, [this](const QString& text, bool error) {
+        messages_->add(error ? MessagesPanel::Level::Error : MessagesPanel::Level::Info, text);
+    });
 }
 
 void MainWindow::openExamples() {
@@ -290,7 +299,31 @@ void MainWindow::updateRunAction() {
 }
 
 bool MainWindow::openFile(const QString& path) {
-    return documents_->open(path);
+    if (!is_phase_plane_file(path)) return documents_->open(path);
+    QString why;
+    const auto study = load_phase_plane_file(path, why);
+    if (study && plots_->addPhasePlaneTab(study, &why)) return true;
+    messages_->add(MessagesPanel::Level::Error, tr("%1: %2").arg(path, why));
+    return false;
+}
+
+PhasePlanePanel* MainWindow::showPhasePlane() {
+    QString why;
+    const auto study = phase_plane_of(documents_->studyForRun(), documents_->state().base_directory(), why);
+    PhasePlanePanel* panel = study ? plots_->addPhasePlaneTab(study, &why) : nullptr;
+    if (!panel) messages_->add(MessagesPanel::Level::Error, tr("No phase plane: %1").arg(why));
+    return panel;
+}
+
+void MainWindow::savePhasePlaneStudy(const PhasePlanePanel& panel) {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save phase-plane study"), documents_->state().base_directory(), tr("Study (*.json)"));
+    if (path.isEmpty()) return;
+    QString why;
+    if (save_phase_plane_study(panel, path, why))
+        messages_->add(MessagesPanel::Level::Info, tr("Saved %1").arg(path));
+    else
+        messages_->add(MessagesPanel::Level::Error, why);
 }
 
 bool MainWindow::runStudy() {
@@ -345,6 +378,14 @@ void MainWindow::showHelp(const QString& page) {
 }
 
 void MainWindow::exportPicture(bool svg) {
+    if (PhasePlanePanel* plane = plots_->currentPhasePlane()) {
+        ExportDialog dialog(svg, plane->title(), documents_->state().base_directory(), this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        const QString failure = svg ? plane->exportSvg(dialog.path(), dialog.size())
+                                    : plane->exportPng(dialog.path(), dialog.size());
+        return messages_->add(failure.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
+                              failure.isEmpty() ? tr("Exported %1").arg(dialog.path()) : failure);
+    }
     ResultTab* tab = plots_->currentTab();
     if (!tab) return messages_->add(MessagesPanel::Level::Warning, tr("There is no result to export yet."));
     ExportDialog dialog(svg, tab->title(), documents_->state().base_directory(), this);
@@ -358,6 +399,15 @@ void MainWindow::exportPicture(bool svg) {
 }
 
 void MainWindow::exportCsv() {
+    if (PhasePlanePanel* plane = plots_->currentPhasePlane()) {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export nullclines and trajectories"),
+                                         documents_->state().base_directory(), tr("CSV (*.csv)"));
+        if (path.isEmpty()) return;
+        const QString failure = plane->exportCsv(path);
+        return messages_->add(failure.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
+                              failure.isEmpty() ? tr("Exported %1").arg(path) : failure);
+    }
     ResultTab* tab = plots_->currentTab();
     if (!tab || !tab->result())
         return messages_->add(MessagesPanel::Level::Warning,

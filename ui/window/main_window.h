@@ -18,6 +18,7 @@ class DocumentController;
 class HelpBrowser;
 class MessagesPanel;
 class ModelEditorPanel;
+class PhasePlanePanel;
 class PlotArea;
 class RecentFiles;
 class RecoveryStore;
@@ -39,6 +40,9 @@ class MainWindow : public QMainWindow {
     bool openFile(const QString& path);
     // Runs the study in the panel into a new tab (Ctrl+R); false when the study has errors.
     bool runStudy();
+    // Opens the phase plane of the edited model with the study's parameters as a tab (View > Phase
+    // plane); null when the model has none (the messages say why).
+    PhasePlanePanel* showPhasePlane();
     // Offers back what a killed session left unsaved (called once the window is shown).
     void offerRecovery();
 
@@ -67,6 +71,7 @@ class MainWindow : public QMainWindow {
     void showSweepInPanel(const study::Study& shown);
     void exportPicture(bool svg);
     void exportCsv();
+    void savePhasePlaneStudy(const PhasePlanePanel& panel);
 
     StudyRunner* runner_;
     ModelEditorPanel* editor_;

@@ -1,5 +1,6 @@
 #include "ui/window/plot_area.h"
 
+#include "ui/phase/phase_plane_panel.h"
 #include "ui/window/result_tab.h"
 
 #include <QLabel>
@@ -68,6 +69,25 @@ ResultTab* PlotArea::addResultTab(std::shared_ptr<const study::ResolvedStudy> st
     tabs_->setCurrentIndex(index);
     pages_->setCurrentWidget(tabs_);
     return tab;
+}
+
+PhasePlanePanel* PlotArea::addPhasePlaneTab(std::shared_ptr<const study::ResolvedStudy> study, QString* why) {
+    auto* panel = new PhasePlanePanel(tabs_);
+    if (!panel->setStudy(std::move(study), why)) {
+        delete panel;
+        return nullptr;
+    }
+    connect(panel, &PhasePlanePanel::hoverText, this, &PlotArea::hoverText);
+    connect(panel, &PhasePlanePanel::message, this, &PlotArea::message);
+    const int index = tabs_->addTab(panel, tr("Phase plane"));
+    tabs_->setTabToolTip(index, panel->title());
+    tabs_->setCurrentIndex(index);
+    pages_->setCurrentWidget(tabs_);
+    return panel;
+}
+
+PhasePlanePanel* PlotArea::currentPhasePlane() const {
+    return qobject_cast<PhasePlanePanel*>(tabs_->currentWidget());
 }
 
 ResultTab* PlotArea::currentTab() const {

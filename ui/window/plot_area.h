@@ -1,4 +1,5 @@
-// The plot area: one tab per result, kept until closed, and a welcome page while there is none.
+// The plot area: one tab per result or phase plane, kept until closed, and a welcome page while
+// there is none.
 #pragma once
 
 #include "engine/study/resolved_study.h"
@@ -11,6 +12,7 @@ class QTabWidget;
 
 namespace bif::ui {
 
+class PhasePlanePanel;
 class ResultTab;
 
 class PlotArea : public QWidget {
@@ -20,6 +22,11 @@ class PlotArea : public QWidget {
 
     ResultTab* addResultTab(std::shared_ptr<const study::ResolvedStudy> study);
     ResultTab* currentTab() const;
+    // A phase-plane view of a resolved phase_plane study as a tab; null (and `why`) when its model
+    // has no phase plane.
+    PhasePlanePanel* addPhasePlaneTab(std::shared_ptr<const study::ResolvedStudy> study,
+                                      QString* why = nullptr);
+    PhasePlanePanel* currentPhasePlane() const;
     int tabCount() const;
     QTabWidget& tabs() { return *tabs_; }
 
@@ -32,6 +39,7 @@ class PlotArea : public QWidget {
     // How the current tab's picture is drawn changed (ResultTab::renderPath()); also on a tab switch.
     void renderPathChanged(const QString& path);
     void openExampleRequested();
+    void message(const QString& text, bool is_error); // from a phase plane
 
   private:
     void closeTab(int index);

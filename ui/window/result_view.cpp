@@ -16,6 +16,7 @@ std::unique_ptr<ResultView> make_result_view(std::shared_ptr<const study::Resolv
     case study::AnalysisKind::Bifurcation:
     case study::AnalysisKind::ParameterMap:
     case study::AnalysisKind::Basins:
+    case study::AnalysisKind::PhasePlane: // a PhasePlanePanel tab, never a run's result
         break;
     }
     return std::make_unique<FigureResultView>(std::move(study), parent);
