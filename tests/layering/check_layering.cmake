@@ -9,6 +9,7 @@
 #   3 engine/codegen    lowering and C++/CUDA source per model
 #   4 engine/study      studies: JSON, resolution against a model, results
 #   5 engine/analysis   analyses of finished trajectories (the attractor table)
+#   5 engine/continuation  equilibria and periodic orbits, their stability and bifurcations (host)
 #   6 engine/ensemble   the host side of kernels/bif/study, shared by both backends
 #   7 engine/cpu        CPU backend   } beside each other: neither includes the other
 #   7 engine/cuda       CUDA backend  }
@@ -24,7 +25,7 @@ if(NOT ROOT)
 endif()
 
 set(layer_ranks
-  kernels=0 engine/symbolic=1 engine/model=2 engine/codegen=3 engine/study=4 engine/analysis=5
+  kernels=0 engine/symbolic=1 engine/model=2 engine/codegen=3 engine/study=4 engine/analysis=5 engine/continuation=5
   engine/ensemble=6 engine/cpu=7 engine/cuda=7 engine/jobs=8 ui=9 app=9)
 foreach(entry IN LISTS layer_ranks)
   string(REPLACE "=" ";" pair "${entry}")
