@@ -11,6 +11,7 @@
 // (and per block handed to a rank); --block-timeout S how long a rank may hold one before it goes to
 // another rank.
 #include "cli_commands.h"
+#include "cli_equilibria.h"
 #include "cli_paths.h"
 #include "cli_streamed_output.h"
 #include "cli_study.h"
@@ -427,6 +428,8 @@ int run_study(const std::vector<std::string>& args, std::ostream& out, std::ostr
             if (args[i].ends_with(".ode")) return run_xpp_batch(args, out, err);
             break;
         }
+    // An equilibrium or continuation study runs on the CPU, outside the job machinery.
+    if (names_equilibrium_study(args)) return run_equilibrium_study(args, out, err);
     const std::optional<RunArguments> a = parse_run_arguments(args, err);
     if (!a) return Usage;
 #ifdef BIFSCOPE_HAVE_MPI

@@ -14,5 +14,9 @@ void resolve_formulas(model::Model& model, ResolvedStudy& out, Problems& problem
 std::string list_names_of_parameters(const model::Model& model);
 std::string list_names_of_states(const model::Model& model);
 Problem problem_from_diagnostic(const model::Diagnostic& d, const std::string& path, bool with_file);
+// Reads and parses a study's model (a path relative to base_directory, or the inline text); its
+// diagnostics become problems at model.path or model.text.
+std::optional<model::Model> load_study_model(const ModelSource& source, const std::string& base_directory,
+                                             Problems& problems);
 
 } // namespace bif::study::detail

@@ -14,24 +14,6 @@ namespace bif::study {
 
 namespace {
 
-std::optional<model::Model> load_model(const Study& study, const std::string& base_directory,
-                                       Problems& problems) {
-    model::ParseResult parsed;
-    if (!study.model.path.empty()) {
-        std::filesystem::path path(study.model.path);
-        if (path.is_relative() && !base_directory.empty())
-            path = std::filesystem::path(base_directory) / path;
-        parsed = model::load_model_file(path.string());
-    } else {
-        parsed = model::parse_model(study.model.text, "<study model>");
-    }
-    const std::string where = study.model.path.empty() ? "model.text" : "model.path";
-    for (const auto& d : parsed.diagnostics)
-        if (d.severity != model::Severity::Note)
-            problems.push_back(detail::problem_from_diagnostic(d, where, true));
-    return std::move(parsed.model);
-}
-
 // A parameter-dependent period is checked at both ends of the grid; the analyses give any other
 // system with a non-positive period a failure status.
 void check_period_sign(const ResolvedStudy& r, Problems& problems) {
@@ -161,7 +143,7 @@ ResolveResult resolve_study(const Study& study, const std::string& base_director
     Problems model_problems, taken;
     std::optional<model::Model> parsed;
     if (study.model.path.empty() != study.model.text.empty()) {
-        parsed = load_model(study, base_directory, model_problems);
+        parsed = detail::load_study_model(study.model, base_directory, model_problems);
         const bool method_given = !filled.given || filled.given->count("solver.method");
         if (parsed) taken = apply_model_defaults(filled, *parsed);
         if (parsed && parsed->is_map()) fill_map_settings(filled, method_given);
@@ -185,6 +167,24 @@ ResolveResult resolve_study(const Study& study, const std::string& base_director
     check_period_sign(*resolved, result.problems);
     if (!has_errors(result.problems)) result.resolved = std::move(resolved);
     return result;
+}
+
+std::optional<model::Model> detail::load_study_model(const ModelSource& source,
+                                                     const std::string& base_directory, Problems& problems) {
+    model::ParseResult parsed;
+    if (!source.path.empty()) {
+        std::filesystem::path path(source.path);
+        if (path.is_relative() && !base_directory.empty())
+            path = std::filesystem::path(base_directory) / path;
+        parsed = model::load_model_file(path.string());
+    } else {
+        parsed = model::parse_model(source.text, "<study model>");
+    }
+    const std::string where = source.path.empty() ? "model.text" : "model.path";
+    for (const auto& d : parsed.diagnostics)
+        if (d.severity != model::Severity::Note)
+            problems.push_back(detail::problem_from_diagnostic(d, where, true));
+    return std::move(parsed.model);
 }
 
 ResolveResult load_study_file(const std::string& path) {

@@ -8,8 +8,8 @@
 #   2 engine/model      the .ode language (its expressions are symbolic trees)
 #   3 engine/codegen    lowering and C++/CUDA source per model
 #   4 engine/study      studies: JSON, resolution against a model, results
-#   5 engine/analysis   analyses of finished trajectories (the attractor table)
-#   5 engine/continuation  equilibria and periodic orbits, their stability and bifurcations (host)
+#   5 engine/analysis   analyses of finished trajectories (the attractor table)   } beside each
+#   5 engine/continuation  equilibria, pseudo-arclength branches, special points   } other
 #   6 engine/ensemble   the host side of kernels/bif/study, shared by both backends
 #   7 engine/cpu        CPU backend   } beside each other: neither includes the other
 #   7 engine/cuda       CUDA backend  }

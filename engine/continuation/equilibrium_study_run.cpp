@@ -1,0 +1,148 @@
+#include "engine/continuation/equilibrium_study_run.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace bif::cont {
+
+namespace {
+
+ContinuationSettings settings_of(const study::ResolvedEquilibriumStudy& r, int direction,
+                                 const std::atomic<bool>* cancel) {
+    const study::EquilibriumStudy& s = r.study;
+    ContinuationSettings c;
+    c.direction = direction;
+    c.initial_step = s.step;
+    c.min_step = s.min_step;
+    c.max_step = s.max_step;
+    c.max_points = s.max_points;
+    c.box = {{int(r.model->num_states()), s.from, s.to}};
+    c.cancel = cancel;
+    return c;
+}
+
+// The down part reversed (its arclength negative) followed by the up part without its start.
+EquilibriumBranch joined(EquilibriumBranch down, EquilibriumBranch up) {
+    EquilibriumBranch out;
+    std::reverse(down.points.begin(), down.points.end());
+    for (auto& p : down.points)
+        p.arclength = -p.arclength;
+    out.points = std::move(down.points);
+    if (!up.points.empty()) out.points.insert(out.points.end(), up.points.begin() + 1, up.points.end());
+    out.stop = up.stop;
+    out.message = "down: " + down.message + "; up: " + up.message;
+    return out;
+}
+
+EquilibriumBranch branch_through(const ModelEquations& eq, const study::ResolvedEquilibriumStudy& r,
+                                 const std::vector<double>& state, const std::atomic<bool>* cancel) {
+    using study::ContinuationDirection;
+    const ContinuationDirection d = r.study.direction;
+    if (d == ContinuationDirection::Up)
+        return continue_equilibrium(eq, r.parameters, 0, state, settings_of(r, 1, cancel));
+    EquilibriumBranch down = continue_equilibrium(eq, r.parameters, 0, state, settings_of(r, -1, cancel));
+    if (d == ContinuationDirection::Down) return down;
+    return joined(std::move(down),
+                  continue_equilibrium(eq, r.parameters, 0, state, settings_of(r, 1, cancel)));
+}
+
+BifurcationCurve joined(BifurcationCurve down, BifurcationCurve up) {
+    BifurcationCurve out;
+    std::reverse(down.points.begin(), down.points.end());
+    for (auto& p : down.points)
+        p.arclength = -p.arclength;
+    out.points = std::move(down.points);
+    if (!up.points.empty()) out.points.insert(out.points.end(), up.points.begin() + 1, up.points.end());
+    out.stop = up.stop;
+    out.message = "down: " + down.message + "; up: " + up.message;
+    return out;
+}
+
+bool same_point(const EquilibriumBranchPoint& a, const EquilibriumBranchPoint& b) {
+    double gap = std::abs(a.parameter - b.parameter), scale = 1.0 + std::abs(a.parameter);
+    for (std::size_t i = 0; i < a.state.size(); ++i) {
+        gap = std::max(gap, std::abs(a.state[i] - b.state[i]));
+        scale = std::max(scale, 1.0 + std::abs(a.state[i]));
+    }
+    return gap <= 1e-6 * scale;
+}
+
+// The LP and H points of the branches, each once. A fold test that fires at a branch point (the
+// branch turns there, as at a pitchfork) marks no fold of equilibria: it is left out.
+std::vector<const EquilibriumBranchPoint*> curve_starts(const std::vector<EquilibriumBranch>& branches,
+                                                        std::vector<std::string>& notes) {
+    std::vector<const EquilibriumBranchPoint*> starts;
+    for (const EquilibriumBranch& b : branches)
+        for (const EquilibriumBranchPoint& p : b.points) {
+            if (p.label != "LP" && p.label != "H") continue;
+            const bool at_branch_point = std::any_of(b.points.begin(), b.points.end(), [&](const auto& q) {
+                return q.label == "BP" && same_point(p, q);
+            });
+            if (p.label == "LP" && at_branch_point) {
+                notes.push_back("LP at the branch point " + std::to_string(p.parameter) + ": not continued");
+                continue;
+            }
+            if (std::none_of(starts.begin(), starts.end(),
+                             [&](const auto* s) { return s->label == p.label && same_point(*s, p); }))
+                starts.push_back(&p);
+        }
+    return starts;
+}
+
+void continue_curves(const ModelEquations& eq, const study::ResolvedEquilibriumStudy& r,
+                     EquilibriumStudyOutcome& out, const std::atomic<bool>* cancel) {
+    const study::EquilibriumStudy& s = r.study;
+    for (const EquilibriumBranchPoint* p : curve_starts(out.branches, out.notes)) {
+        std::vector<double> values = r.parameters;
+        values[std::size_t(r.parameter)] = p->parameter;
+        const CurveKind kind = p->label == "LP" ? CurveKind::Fold : CurveKind::Hopf;
+        auto run = [&](int direction) {
+            ContinuationSettings c = settings_of(r, direction, cancel);
+            return continue_bifurcation_curve(eq, kind, values, p->state, {s.from, s.to},
+                                              {s.second_from, s.second_to}, c);
+        };
+        BifurcationCurve curve = s.direction == study::ContinuationDirection::Up ? run(1)
+                                 : s.direction == study::ContinuationDirection::Down
+                                     ? run(-1)
+                                     : joined(run(-1), run(1));
+        out.notes.push_back("curve " + std::to_string(out.curves.size()) + " (" + p->label + " at " +
+                            s.parameter + " = " + std::to_string(p->parameter) + "): " + curve.message);
+        out.curves.push_back({p->label, std::move(curve)});
+    }
+}
+
+} // namespace
+
+EquilibriumStudyOutcome run_equilibrium_study(const study::ResolvedEquilibriumStudy& r,
+                                              const std::atomic<bool>* cancel) {
+    const bool continuation = r.study.is_continuation();
+    const bool curves = r.study.analysis == study::EquilibriumAnalysis::Curves;
+    const ModelEquations eq(*r.model, curves         ? std::vector<int>{r.parameter, r.second_parameter}
+                                      : continuation ? std::vector<int>{r.parameter}
+                                                     : std::vector<int>{});
+    EquilibriumStudyOutcome out;
+    const std::vector<double> p = eq.slots(r.parameters);
+    if (!continuation || r.start.empty()) {
+        EquilibriumSearch search;
+        search.lower = r.lower;
+        search.upper = r.upper;
+        search.starts = r.study.starts;
+        out.equilibria = find_equilibria(eq, p, search);
+    }
+    if (!continuation) return out;
+    std::vector<std::vector<double>> starts;
+    if (!r.start.empty())
+        starts.push_back(r.start);
+    else
+        for (const Equilibrium& e : out.equilibria)
+            starts.push_back(e.state);
+    for (std::size_t b = 0; b < starts.size(); ++b) {
+        out.branches.push_back(branch_through(eq, r, starts[b], cancel));
+        out.notes.push_back("branch " + std::to_string(b) + ": " + out.branches.back().message);
+    }
+    if (starts.empty()) out.notes.push_back("no equilibrium in the box to continue");
+    if (curves) continue_curves(eq, r, out, cancel);
+    return out;
+}
+
+} // namespace bif::cont

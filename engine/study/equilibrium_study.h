@@ -1,0 +1,96 @@
+// Equilibrium studies: the equilibria of a flow at fixed parameters, the continuation of equilibria
+// in one parameter, and the curves of their fold and Hopf points in two. Study files with
+// `"analysis": {"kind": "equilibria" | "continuation" | "curves"}`
+// (resources/studies/README.md, "Equilibria and continuation"). They share the top-level keys of an
+// ensemble study (bifscope_study, title, description, model, parameters) but no sweep, solver or
+// backend: they run on the CPU through engine/continuation, not through the ensemble programs.
+#pragma once
+
+#include "engine/model/model.h"
+#include "engine/study/study.h"
+#include "engine/study/study_problem.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bif::study {
+
+enum class EquilibriumAnalysis { Equilibria, Continuation, Curves };
+enum class ContinuationDirection { Up, Down, Both };
+
+struct StateRange {
+    std::string state; // a state name, or "*" for every state not named
+    double lower = 0.0;
+    double upper = 0.0;
+};
+
+struct EquilibriumStudy {
+    int schema_version = current_schema_version;
+    std::string title;
+    std::string description;
+    ModelSource model;
+    std::vector<std::pair<std::string, double>> parameters; // overrides of the model's `par` values
+    EquilibriumAnalysis analysis = EquilibriumAnalysis::Equilibria;
+
+    // The search for equilibria (equilibria; continuation without a start state).
+    std::vector<StateRange> box;
+    int starts = 1000;
+
+    // Continuation of every equilibrium found (or of the one near `start`) in `parameter`, from its
+    // value (the model's or `parameters`') within [from, to].
+    std::string parameter;
+    double from = 0.0;
+    double to = 0.0;
+    std::vector<std::pair<std::string, double>> start; // state values; empty: search the box
+    ContinuationDirection direction = ContinuationDirection::Both;
+    double step = 0.01;
+    double min_step = 1e-7;
+    double max_step = 0.1;
+    int max_points = 500; // per direction and branch
+
+    // Curves: every fold and Hopf point of the branches above, continued in (parameter,
+    // second_parameter) within [from, to] x [second_from, second_to].
+    std::string second_parameter;
+    double second_from = 0.0;
+    double second_to = 0.0;
+    bool is_continuation() const { return analysis != EquilibriumAnalysis::Equilibria; }
+};
+
+// The analysis kind a study file's text names when it is an equilibrium study; nullopt for any
+// other text (an ensemble study, or text that is not JSON: its reader reports that).
+std::optional<EquilibriumAnalysis> equilibrium_analysis_of(std::string_view json_text);
+
+struct EquilibriumStudyReadResult {
+    std::optional<EquilibriumStudy> study;
+    Problems problems;
+};
+EquilibriumStudyReadResult read_equilibrium_study_json(std::string_view json_text);
+std::string write_equilibrium_study_json(const EquilibriumStudy& study);
+
+// A study checked against its model: names turned into indices, the box complete.
+struct ResolvedEquilibriumStudy {
+    EquilibriumStudy study;
+    std::shared_ptr<const model::Model> model;
+    std::vector<double> parameters;   // the P user parameters after the overrides
+    std::vector<double> lower, upper; // the box, per state
+    int parameter = -1;               // continuation: the user parameter's index
+    int second_parameter = -1;        // curves: the second user parameter's index
+    std::vector<double> start;        // continuation: the start state, or empty (search the box)
+};
+
+struct EquilibriumResolveResult {
+    std::shared_ptr<const ResolvedEquilibriumStudy> resolved; // set exactly when problems hold no error
+    Problems problems;
+};
+EquilibriumResolveResult resolve_equilibrium_study(const EquilibriumStudy& study,
+                                                   const std::string& base_directory);
+// Reads and resolves a study file (the model path relative to its folder).
+EquilibriumResolveResult load_equilibrium_study_file(const std::string& path);
+
+const char* name_of(EquilibriumAnalysis v);
+const char* name_of(ContinuationDirection v);
+
+} // namespace bif::study

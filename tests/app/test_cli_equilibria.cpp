@@ -1,0 +1,79 @@
+// bifscope-cli run on equilibrium and continuation studies: the CSV, exit statuses, messages.
+#include "cli_process.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using bif::test::run_cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string studies = std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies/equilibria";
+
+std::vector<std::string> rows_labelled(const std::string& csv, const std::string& label) {
+    std::vector<std::string> out;
+    std::istringstream in(csv);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line[0] != '#' && line.find("," + label + ",") != std::string::npos)
+            out.push_back(line);
+    return out;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+    const fs::path path =
+        fs::temp_directory_path() / ("bifscope-eq-" + std::to_string(getpid()) + "-" + name);
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+} // namespace
+
+TEST_CASE("run: a continuation study writes its branch with the Hopf point labelled", "[cli][continuation]") {
+    const auto r = run_cli({"run", studies + "/brusselator_continuation.json", "--quiet"});
+    REQUIRE(r.exit_status == 0);
+    CHECK(r.out.find(
+              "branch,b,x,y,stable,unstable,type,label,first_lyapunov,arclength,re_1,im_1,re_2,im_2\n") !=
+          std::string::npos);
+    const auto hopf = rows_labelled(r.out, "H");
+    REQUIRE(hopf.size() == 1);
+    // b = 1 + a^2 with a = 1.5
+    CHECK(std::abs(std::stod(hopf[0].substr(2)) - 3.25) < 1e-8);
+    CHECK(rows_labelled(r.out, "EP").size() == 1);
+}
+
+TEST_CASE("run: an equilibria study lists Lorenz's three equilibria", "[cli][continuation]") {
+    const std::string out = write_temp("lorenz.csv", "");
+    const auto r = run_cli({"run", studies + "/lorenz_equilibria.json", "--out", out});
+    REQUIRE(r.exit_status == 0);
+    std::ifstream in(out);
+    const std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(csv.find("equilibrium,x,y,z,type,stable,unstable,complex_pairs") != std::string::npos);
+    CHECK(rows_labelled(csv, "saddle-focus").size() == 2);
+    CHECK(rows_labelled(csv, "saddle").size() == 1);
+    CHECK(r.err.find("3 equilibria") != std::string::npos);
+    fs::remove(out);
+}
+
+TEST_CASE("run: a bad equilibrium study names the path at fault and exits 1", "[cli][continuation]") {
+    const std::string study = write_temp("bad.json", R"({"bifscope_study": 1,
+        "model": {"text": "x'=r+x^2\npar r=-1\ndone\n"},
+        "analysis": {"kind": "continuation", "parameter": "q", "from": -1, "to": 1, "start": {"x": -1}}})");
+    const auto r = run_cli({"run", study});
+    CHECK(r.exit_status == 1);
+    CHECK(r.err.find("error: analysis.parameter: the model has no parameter 'q'") != std::string::npos);
+    const auto forced = run_cli({"run", studies + "/brusselator_continuation.json", "--backend", "cuda"});
+    CHECK(forced.exit_status == 2);
+    CHECK(forced.err.find("runs on the CPU") != std::string::npos);
+    const std::string timed = write_temp("timed.json", R"({"bifscope_study": 1,
+        "model": {"text": "x'=-x+sin(t)\ndone\n"}, "analysis": {"kind": "equilibria", "box": {"x": [-1, 1]}}})");
+    const auto t = run_cli({"run", timed});
+    CHECK(t.exit_status == 1);
+    CHECK(t.err.find("reads t") != std::string::npos);
+    fs::remove(study);
+    fs::remove(timed);
+}
