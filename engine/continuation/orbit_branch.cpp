@@ -1,0 +1,76 @@
+#include "engine/continuation/orbit_branch.h"
+
+namespace bif::cont {
+
+bool OrbitBranchProblem::residual(const Vector& x, Vector& f) const {
+    const int n = orbit_.unknowns();
+    std::string why;
+    return orbit_.residual(x.head(n), x[n], f, why) && f.allFinite();
+}
+
+bool OrbitBranchProblem::jacobian(const Vector& x, Matrix& j) const {
+    const int n = orbit_.unknowns();
+    OrbitEvaluation e;
+    std::string why;
+    if (!orbit_.evaluate(x.head(n), x[n], true, e, why)) return false;
+    j.resize(n, n + 1);
+    j.leftCols(n) = e.jacobian;
+    j.col(n) = e.parameter_derivative;
+    cached_x_ = x;
+    cached_segments_ = std::move(e.segments);
+    return j.allFinite();
+}
+
+std::string OrbitBranchProblem::test_function_label(int k) const {
+    return k == 0 ? "PD" : "NS";
+}
+
+OrbitStability OrbitBranchProblem::stability_at(const Vector& x) const {
+    for (auto it = tested_.rbegin(); it != tested_.rend(); ++it)
+        if (it->first == x) return it->second;
+    if (cached_x_.size() == x.size() && cached_x_ == x)
+        return orbit_stability(cached_segments_, orbit_.has_trivial_multiplier());
+    const int n = orbit_.unknowns();
+    OrbitEvaluation e;
+    std::string why;
+    if (!orbit_.evaluate(x.head(n), x[n], false, e, why)) return {};
+    return orbit_stability(e.segments, orbit_.has_trivial_multiplier());
+}
+
+void OrbitBranchProblem::test_functions(const Vector& x, const Matrix&, const Vector&, Vector& values) const {
+    const OrbitStability s = stability_at(x);
+    tested_.emplace_back(x, s);
+    values.resize(2);
+    values << s.period_doubling, s.neimark_sacker;
+}
+
+bool OrbitBranchProblem::accept_special_point(int k, const Vector& x, const Matrix&, const Vector&) const {
+    return k != 1 || is_neimark_sacker(stability_at(x));
+}
+
+OrbitBranch continue_orbit(const OrbitProblem& orbit, const Vector& u, double lambda,
+                           const ContinuationSettings& settings) {
+    const OrbitBranchProblem problem(orbit);
+    const int n = orbit.unknowns();
+    Vector start(n + 1);
+    start << u, lambda;
+    ContinuationSettings s = settings;
+    s.parameter = n;
+    const Branch branch = continue_branch(problem, start, s);
+    OrbitBranch out;
+    out.stop = branch.stop;
+    out.message = branch.message;
+    for (const ContinuationPoint& p : branch.points) {
+        OrbitBranchPoint q;
+        q.parameter = p.x[n];
+        q.unknowns.assign(p.x.data(), p.x.data() + n);
+        q.period = orbit.period(p.x.head(n), q.parameter);
+        q.stability = problem.stability_at(p.x);
+        q.label = p.label;
+        q.arclength = p.arclength;
+        out.points.push_back(std::move(q));
+    }
+    return out;
+}
+
+} // namespace bif::cont

@@ -1,0 +1,65 @@
+// One-parameter continuation of a periodic orbit through the pseudo-arclength core
+// (pseudo_arclength.h): x = (u, lambda), F(x) = G(u; lambda) of an OrbitProblem, with the core's
+// fold (LP) and branch-point (BP) tests and two of the orbit's own, from its Floquet multipliers
+// (orbit_stability.h): period doubling (PD) and Neimark-Sacker (NS; a zero where the critical
+// pair is real, a neutral saddle, is not reported). Unstable parts are followed like stable ones.
+//
+// The orbit's phase condition (autonomous flows) keeps the reference it was made with along the
+// whole branch: the core follows one fixed F.
+#pragma once
+
+#include "engine/continuation/orbit_problem.h"
+#include "engine/continuation/orbit_stability.h"
+#include "engine/continuation/pseudo_arclength.h"
+
+#include <string>
+#include <vector>
+
+namespace bif::cont {
+
+class OrbitBranchProblem : public ContinuationProblem {
+  public:
+    explicit OrbitBranchProblem(const OrbitProblem& orbit) : orbit_(orbit) {}
+
+    int equation_count() const override { return orbit_.unknowns(); }
+    bool residual(const Vector& x, Vector& f) const override;
+    bool jacobian(const Vector& x, Matrix& j) const override;
+    int test_function_count() const override { return 2; }
+    std::string test_function_label(int k) const override;
+    void test_functions(const Vector& x, const Matrix& j, const Vector& tangent,
+                        Vector& values) const override;
+    bool accept_special_point(int k, const Vector& x, const Matrix& j, const Vector& tangent) const override;
+
+    // The multipliers at x (the segments of the last Jacobian when it was at x).
+    OrbitStability stability_at(const Vector& x) const;
+
+  private:
+    const OrbitProblem& orbit_;
+    // The core asks for the test functions where it has just evaluated the Jacobian: the segments
+    // of that evaluation are kept for them.
+    mutable Vector cached_x_;
+    mutable std::vector<Eigen::MatrixXd> cached_segments_;
+    // Every point the tests were evaluated at, with its stability, for the branch's output.
+    mutable std::vector<std::pair<Vector, OrbitStability>> tested_;
+};
+
+struct OrbitBranchPoint {
+    double parameter = 0.0;
+    std::vector<double> unknowns; // u: a point of the orbit (then T for an autonomous flow)
+    double period = 0.0;          // model time, iterates for a map
+    OrbitStability stability;
+    std::string label; // empty, LP, BP, PD, NS or EP
+    double arclength = 0.0;
+};
+
+struct OrbitBranch {
+    std::vector<OrbitBranchPoint> points;
+    StopReason stop = StopReason::MaxPoints;
+    std::string message;
+};
+
+// Continues the orbit through (u, lambda); the start is corrected first with lambda fixed.
+OrbitBranch continue_orbit(const OrbitProblem& orbit, const Vector& u, double lambda,
+                           const ContinuationSettings& settings);
+
+} // namespace bif::cont
