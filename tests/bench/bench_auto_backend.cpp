@@ -2,13 +2,15 @@
 // run on cpu, on cuda and on auto (through the job API, as bifscope-cli runs them), each backend's
 // code compiled beforehand (prepare) so that the times compare runs, not compiles. Reported: each
 // time, auto's pick and auto's time over the faster backend's (goal <= 1.1 everywhere), and auto's
-// note. The sizes scale the study's sweep counts so that the CPU takes about 0.05 s, 0.3 s and 1.5 s
+// note. The sizes scale the study's sweep counts so that the CPU takes about 0.1 s, 0.4 s and 1.5 s
 // (from a pilot run of twice the CPU's threads); a study of one system runs at its own size only.
 // The machine's calibration (engine/jobs/speed_calibration.h) is measured first, unless it is
 // already kept, and its time printed apart.
 //
-//   bench_auto_backend [studies folder=resources/studies] [--cpu]   (--cpu: without a GPU, run the
-//                      sizing and cpu/auto anyway, to check the harness)
+//   bench_auto_backend [studies folder=resources/studies] [--only NAME_PART] [--cpu]
+//     --cpu: without a GPU, run the sizing and cpu/auto anyway, to check the harness.
+// A cuda run that takes more than twice the CPU's time (+0.3 s) is stopped there: it cannot be the
+// faster, and the table shows its time as a lower bound (">").
 #include "engine/jobs/installed_backends.h"
 #include "engine/jobs/job.h"
 #include "engine/jobs/speed_calibration.h"
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace bif;
@@ -34,16 +37,25 @@ double now() {
 struct Timed {
     double seconds = -1; // -1: failed
     std::string backend, note, failure;
+    bool stopped = false;
 };
 
+// limit > 0: stopped after that long (then seconds is the limit, a lower bound, and stopped set).
 Timed run(const jobs::BackendRegistry& registry, std::shared_ptr<const study::ResolvedStudy> s,
-          study::BackendChoice choice) {
+          study::BackendChoice choice, double limit = 0) {
     jobs::JobOptions options;
     options.backend = choice;
     const double start = now();
     auto job = jobs::submit(registry, std::move(s), options);
-    job->wait();
     Timed t;
+    if (limit > 0 && !job->wait_for(std::chrono::milliseconds(long(limit * 1e3)))) {
+        job->cancel();
+        job->wait();
+        t.seconds = limit;
+        t.stopped = true;
+        return t;
+    }
+    job->wait();
     if (!job->result()) {
         t.failure = job->failure();
         return t;
@@ -106,7 +118,7 @@ void bench_study(const jobs::BackendRegistry& registry, const fs::path& path, bo
             return;
         }
         const double per_system = p.seconds / double(pilot->system_count());
-        for (double target : {0.05, 0.3, 1.5}) {
+        for (double target : {0.1, 0.4, 1.5}) {
             const double systems = std::max(2 * threads, target / per_system);
             sizes.push_back(scaled(whole, systems / double(whole.system_count())));
         }
@@ -115,14 +127,18 @@ void bench_study(const jobs::BackendRegistry& registry, const fs::path& path, bo
         if (!s) continue;
         prepare(registry, *s);
         const Timed cpu = run(registry, s, study::BackendChoice::Cpu);
-        const Timed cuda = gpu ? run(registry, s, study::BackendChoice::Cuda) : Timed{};
+        // a GPU run twice as long as the CPU's cannot be the faster: stopped there (a study of few
+        // systems with long integrations would take a GPU thread tens of seconds)
+        const double limit = cpu.seconds > 0 ? 2 * cpu.seconds + 0.3 : 0;
+        const Timed cuda = gpu ? run(registry, s, study::BackendChoice::Cuda, limit) : Timed{};
         const Timed pick = run(registry, s, study::BackendChoice::Auto);
         double best = cpu.seconds;
         if (cuda.seconds >= 0 && (best < 0 || cuda.seconds < best)) best = cuda.seconds;
         const double ratio = pick.seconds >= 0 && best > 0 ? pick.seconds / best : -1;
-        std::printf("%-36s %9zu systems  cpu %8.3f s  cuda %8.3f s  auto %8.3f s (%-4s)  auto/best %5.2f%s\n",
-                    path.stem().c_str(), s->system_count(), cpu.seconds, cuda.seconds, pick.seconds,
-                    pick.backend.c_str(), ratio, ratio > 1.1 ? "  OVER" : "");
+        std::printf(
+            "%-36s %9zu systems  cpu %8.3f s  cuda %s%7.3f s  auto %8.3f s (%-4s)  auto/best %5.2f%s\n",
+            path.stem().c_str(), s->system_count(), cpu.seconds, cuda.stopped ? ">" : " ", cuda.seconds,
+            pick.seconds, pick.backend.c_str(), ratio, ratio > 1.1 ? "  OVER" : "");
         if (!pick.note.empty()) std::printf("    %s\n", pick.note.c_str());
         if (!cuda.failure.empty()) std::printf("    cuda failed: %s\n", cuda.failure.c_str());
         ++worst.runs;
@@ -136,10 +152,13 @@ void bench_study(const jobs::BackendRegistry& registry, const fs::path& path, bo
 int main(int argc, char** argv) {
     fs::path folder = fs::path(BIFSCOPE_SOURCE_DIR) / "resources" / "studies";
     bool cpu_anyway = false;
+    std::string only; // run the studies whose file name holds this
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--cpu")
             cpu_anyway = true;
+        else if (a == "--only" && i + 1 < argc)
+            only = argv[++i];
         else
             folder = a;
     }
@@ -157,7 +176,8 @@ int main(int argc, char** argv) {
     if (a.available) calibrate(registry);
     std::vector<fs::path> studies;
     for (const auto& e : fs::directory_iterator(folder))
-        if (e.path().extension() == ".json") studies.push_back(e.path());
+        if (e.path().extension() == ".json" && e.path().filename().string().find(only) != std::string::npos)
+            studies.push_back(e.path());
     std::sort(studies.begin(), studies.end());
     Worst worst;
     for (const auto& path : studies)
