@@ -1,8 +1,8 @@
 #include "engine/jobs/backend_registry.h"
 
+#include "engine/jobs/work_choice.h"
+
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <thread>
 
 namespace bif::jobs {
@@ -43,24 +43,6 @@ std::string work_text(const study::ResolvedStudy& study) {
     return std::to_string(chains) + (chains == 1 ? " continuation chain" : " continuation chains");
 }
 
-// "0.47 s", "12 ms", "3.1 min": two significant digits are all a prediction deserves.
-std::string seconds_text(double seconds) {
-    char text[32];
-    if (seconds < 0.1)
-        std::snprintf(text, sizeof text, "%.2g ms", seconds * 1e3);
-    else if (seconds < 120)
-        std::snprintf(text, sizeof text, "%.2g s", seconds);
-    else
-        std::snprintf(text, sizeof text, "%.2g min", seconds / 60);
-    return text;
-}
-
-std::string predicted_text(const std::string& name, double seconds, bool compiles, double compile) {
-    std::string text = name + " ~" + seconds_text(seconds);
-    if (compiles) text += " (" + seconds_text(compile) + " of it compiling)";
-    return text;
-}
-
 } // namespace
 
 void BackendRegistry::set_work_estimate(std::shared_ptr<study::Backend> probe,
@@ -68,53 +50,6 @@ void BackendRegistry::set_work_estimate(std::shared_ptr<study::Backend> probe,
     probe_ = std::move(probe);
     calibration_ = std::move(calibration);
     clock_ = std::move(clock);
-}
-
-std::optional<BackendSelection> BackendRegistry::select_by_work(const study::ResolvedStudy& study,
-                                                                const std::shared_ptr<study::Backend>& cpu,
-                                                                const std::shared_ptr<study::Backend>& cuda,
-                                                                study::RunControl* control,
-                                                                std::string& why_not) const {
-    const std::atomic<bool> never{false};
-    const std::atomic<bool>& cancel = control ? control->cancel_flag() : never;
-    if (control) control->report_progress(0, study.system_count(), "measuring the backends");
-    const auto speeds = calibration_->speeds_for({cpu.get(), cuda.get()}, *probe_, cancel);
-    if (!speeds) {
-        why_not = "the backends' speeds could not be measured";
-        return std::nullopt;
-    }
-    const WorkMeasure work = measure_work(study, *probe_, cancel, clock_);
-    if (!work.failure.empty()) {
-        why_not = "the work could not be measured (" + work.failure.substr(0, work.failure.find('\n')) + ")";
-        return std::nullopt;
-    }
-    SpeedInputs in;
-    in.parallel = parallel_work(study);
-    in.work = work.work;
-    const std::size_t size = code_size(study);
-    in.compile_scale = size == 0 ? 1.0 : double(size) / double(speeds->reference_code_size);
-    in.threads = control ? control->threads() : 0;
-    SpeedInputs on_cpu = in, on_gpu = in;
-    on_cpu.compiles = !cpu->ready(study);
-    on_gpu.compiles = !cuda->ready(study);
-    on_gpu.threads = 0;
-    on_gpu.lanes = cuda->parallel_systems(study);
-    const BackendSpeed& cpu_speed = speeds->backends.at(cpu->name());
-    const BackendSpeed& gpu_speed = speeds->backends.at(cuda->name());
-    const double t_cpu = predicted_seconds(cpu_speed, on_cpu), t_gpu = predicted_seconds(gpu_speed, on_gpu);
-    const unsigned threads = in.threads != 0 ? in.threads : cpu_speed.threads;
-    BackendSelection selection;
-    selection.backend = t_gpu < t_cpu ? cuda : cpu;
-    selection.notes.push_back(
-        "auto: " + work_text(study) + " of " + seconds_text(work.work) + " of evaluator work each: " +
-        predicted_text("cuda", t_gpu, on_gpu.compiles,
-                       gpu_speed.compile_seconds * std::max(1.0, in.compile_scale)) +
-        ", " +
-        predicted_text("cpu", t_cpu, on_cpu.compiles,
-                       cpu_speed.compile_seconds * std::max(1.0, in.compile_scale)) +
-        " on " + std::to_string(threads) + " threads; running on " + selection.backend->name() +
-        " (measured in " + seconds_text(work.probe_seconds) + ")");
-    return selection;
 }
 
 BackendSelection BackendRegistry::select(study::BackendChoice choice, const study::ResolvedStudy& study,
@@ -138,7 +73,13 @@ BackendSelection BackendRegistry::select(study::BackendChoice choice, const stud
             return selection;
         }
         if (why_not(*cuda, study).empty()) {
-            if (auto by_work = select_by_work(study, cpu, cuda, control, count_reason)) return *by_work;
+            const WorkChoiceSetup setup{cpu.get(),          cuda.get(), probe_.get(),
+                                        calibration_.get(), clock_,     control};
+            if (auto by_work = choose_by_work(study, systems, work_text(study), setup, count_reason)) {
+                selection.backend = by_work->gpu ? cuda : cpu;
+                selection.notes.push_back(std::move(by_work->note));
+                return selection;
+            }
             count_reason = "auto: " + count_reason + "; deciding by the count: ";
         }
     }

@@ -20,7 +20,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,11 +60,6 @@ class BackendRegistry {
 
   private:
     BackendSelection select_cpu(BackendSelection selection, const study::ResolvedStudy& study) const;
-    // Auto with a work estimate, both backends able to run the study; nullopt: decide by count.
-    std::optional<BackendSelection> select_by_work(const study::ResolvedStudy& study,
-                                                   const std::shared_ptr<study::Backend>& cpu,
-                                                   const std::shared_ptr<study::Backend>& cuda,
-                                                   study::RunControl* control, std::string& why_not) const;
 
     std::vector<std::shared_ptr<study::Backend>> backends_;
     std::size_t min_gpu_systems_ = default_min_gpu_systems;

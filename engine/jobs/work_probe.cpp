@@ -129,7 +129,12 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
         const double per_fraction =
             slope ? (seconds - previous_seconds) / (actual - previous_fraction) : seconds / actual;
         m.work = per_fraction;
-        if (seconds * double(slice.system_count()) >= options.min_seconds || actual >= 1.0) break;
+        // Two slices at least, so that the slope drops the fixed cost; one where it is long enough
+        // that the fixed cost hardly counts (a fourfold slice more would cost too much).
+        const double slice_seconds = seconds * double(slice.system_count());
+        if ((slice_seconds >= options.min_seconds && previous_seconds > 0) ||
+            slice_seconds >= 10 * options.min_seconds || actual >= 1.0)
+            break;
         previous_fraction = actual;
         previous_seconds = seconds;
     }

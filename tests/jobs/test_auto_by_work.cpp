@@ -13,6 +13,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 using namespace bif;
 
@@ -81,6 +82,7 @@ struct Setup {
     jobs::BackendSelection pick(int systems, int sections) {
         return registry.select(study::BackendChoice::Auto, *study_of(systems, sections));
     }
+    unsigned calibration_threads() const { return std::max(1u, std::thread::hardware_concurrency()); }
     // The modelled times of the study on each backend, with their compiles.
     double cpu_seconds(int systems, int sections) const {
         return cpu->seconds(std::size_t(systems), sections * test::section_work);
@@ -101,9 +103,9 @@ TEST_CASE("auto flips to the GPU where the modelled times cross", "[jobs][select
         const auto shorter = setup.pick(2000, 70);
         CHECK(shorter.backend == setup.cpu);
         CHECK(setup.cpu_seconds(2000, 70) < setup.gpu_seconds(2000, 70));
-        const auto longer = setup.pick(2000, 105);
+        const auto longer = setup.pick(2000, 110);
         CHECK(longer.backend == setup.gpu);
-        CHECK(setup.gpu_seconds(2000, 105) < setup.cpu_seconds(2000, 105));
+        CHECK(setup.gpu_seconds(2000, 110) < setup.cpu_seconds(2000, 110));
         REQUIRE(longer.notes.size() == 1);
         const std::string& note = longer.notes[0];
         INFO(note);
@@ -111,6 +113,17 @@ TEST_CASE("auto flips to the GPU where the modelled times cross", "[jobs][select
         CHECK(note.find("cuda ~0.16 s, cpu ~0.17 s on ") != std::string::npos);
         CHECK(note.find("; running on cuda (measured in ") != std::string::npos);
         CHECK(shorter.notes.at(0).find("; running on cpu (measured in ") != std::string::npos);
+    }
+    SECTION("too few systems for the GPU to win at any length: decided without the probe") {
+        REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
+        const int probes = setup.probe->runs;
+        // per unit of work: cpu 1000*0.05/64 = 0.78, cuda 1.0; cuda 48 ms more to start
+        const auto s = setup.pick(1000, 100000);
+        CHECK(s.backend == setup.cpu);
+        CHECK(setup.probe->runs == probes);
+        CHECK(s.notes.at(0) == "auto: 1000 systems: cuda is slower at any length of integration (x1.3 per "
+                               "unit of work, 48 ms more to start, cpu on " +
+                                   std::to_string(setup.calibration_threads()) + " threads); running on cpu");
     }
     SECTION("along the system count, 300 sections each") {
         // 0.002 + 0.3*n*0.05/64 = 0.05 + n*1e-7 + 0.3*max(1, 3e-4*n)
@@ -121,17 +134,19 @@ TEST_CASE("auto flips to the GPU where the modelled times cross", "[jobs][select
         CHECK(setup.pick(200000, 300).backend == setup.gpu);
     }
     SECTION("a continuation's chains run one system after another: one chain's work is its length") {
-        study::Study c = study_of(1, 300)->study;
-        c.sweep = {{study::SweepTarget::Parameter, "k", 0.0, 1.0, 50, study::SweepScale::Linear},
-                   {study::SweepTarget::Parameter, "b", 0.1, 0.5, 100, study::SweepScale::Linear}};
+        // 2000 chains of 10 systems of 30 sections: 0.3 s of work per chain, beyond the crossing at
+        // 0.086 s (a system's 0.03 s alone would fall short of it)
+        study::Study c = study_of(1, 30)->study;
+        c.sweep = {{study::SweepTarget::Parameter, "k", 0.0, 1.0, 5, study::SweepScale::Linear},
+                   {study::SweepTarget::Parameter, "b", 0.1, 0.5, 2000, study::SweepScale::Linear}};
         c.bifurcation.continuation = true;
         const auto chains = study::resolve_study(c, "").resolved;
         REQUIRE(chains);
-        REQUIRE(chains->chain_count() == 100);
-        // 100 chains of 100 systems: the CPU runs 64 chains at once, a GPU thread 20 times slower
+        REQUIRE(chains->chain_count() == 2000);
         const auto s = setup.registry.select(study::BackendChoice::Auto, *chains);
-        CHECK(s.backend == setup.cpu);
-        CHECK(s.notes.at(0).rfind("auto: 100 continuation chains of 30 s of evaluator work each", 0) == 0);
+        INFO(s.notes.at(0));
+        CHECK(s.backend == setup.gpu);
+        CHECK(s.notes.at(0).rfind("auto: 2000 continuation chains of 0.3 s of evaluator work each", 0) == 0);
     }
 }
 
@@ -178,9 +193,9 @@ TEST_CASE("auto measures nothing where the GPU cannot win or is missing", "[jobs
         CHECK(setup.probe->runs == 0);
     }
     SECTION("a study the probe cannot run is decided by the count, and says so") {
-        REQUIRE(setup.pick(2000, 105).backend == setup.gpu); // calibrated now
+        REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
         setup.probe->supported = false;
-        const auto s = setup.pick(2000, 105);
+        const auto s = setup.pick(2000, 110);
         CHECK(s.backend == setup.cpu);
         CHECK(s.notes.at(0) ==
               "auto: the work could not be measured (not this study); deciding by the count: "
