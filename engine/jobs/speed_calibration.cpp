@@ -159,14 +159,16 @@ class ReferenceRuns {
         device_ = r.info.device;
         return clock_() - start;
     }
-    // Sections doubled from `first` until a run of `systems` takes `target` beyond `fixed`; the
-    // seconds per section and system from the last two, and what each system cost besides.
+    // Sections doubled from `first` until doubling adds `target` / 2; the seconds per section and
+    // system from the last two runs, and what each system cost besides (beyond `fixed`).
     std::pair<double, double> slope(std::size_t systems, int first, double fixed, double target) {
         int sections = first;
         double before = time(systems, sections);
         for (;;) {
             const double after = time(systems, 2 * sections);
-            if (after - fixed >= target || 2 * sections >= max_sections) {
+            // the doubled sections alone must take half the target: the slope is their cost, not
+            // the difference of two times that a big run's host work dominates
+            if (after - before >= target / 2 || 2 * sections >= max_sections) {
                 const double per_section = std::max(after - before, 1e-12) / double(sections);
                 const double host = std::max(0.0, before - fixed - per_section * sections) / double(systems);
                 return {per_section / double(systems), host};
