@@ -2,7 +2,7 @@
 // run on cpu, on cuda and on auto (through the job API, as bifscope-cli runs them), each backend's
 // code compiled beforehand (prepare) so that the times compare runs, not compiles. Reported: each
 // time, auto's pick and auto's time over the faster backend's (goal <= 1.1 everywhere), and auto's
-// note. The sizes scale the study's sweep counts so that the CPU takes about 0.1 s, 0.4 s and 1.5 s
+// note. The sizes scale the study's sweep counts so that the CPU takes about 0.1 s, 0.3 s and 1 s
 // (from a pilot run of twice the CPU's threads); a study of one system runs at its own size only.
 // The machine's calibration (engine/jobs/speed_calibration.h) is measured first, unless it is
 // already kept, and its time printed apart.
@@ -111,6 +111,10 @@ void bench_study(const jobs::BackendRegistry& registry, const fs::path& path, bo
         const double threads = std::max(1u, std::thread::hardware_concurrency());
         const double pilot_factor = 2 * threads / double(whole.system_count());
         const auto pilot = scaled(whole, pilot_factor);
+        if (!pilot) {
+            std::printf("%s: does not resolve when scaled\n", path.filename().c_str());
+            return;
+        }
         prepare(registry, *pilot);
         const Timed p = run(registry, pilot, study::BackendChoice::Cpu);
         if (p.seconds < 0) {
@@ -118,7 +122,7 @@ void bench_study(const jobs::BackendRegistry& registry, const fs::path& path, bo
             return;
         }
         const double per_system = p.seconds / double(pilot->system_count());
-        for (double target : {0.1, 0.4, 1.5}) {
+        for (double target : {0.1, 0.3, 1.0}) {
             const double systems = std::max(2 * threads, target / per_system);
             sizes.push_back(scaled(whole, systems / double(whole.system_count())));
         }
@@ -180,8 +184,12 @@ int main(int argc, char** argv) {
             studies.push_back(e.path());
     std::sort(studies.begin(), studies.end());
     Worst worst;
-    for (const auto& path : studies)
+    for (const auto& path : studies) {
+        const double study_start = now();
         bench_study(registry, path, a.available, worst);
+        std::printf("    (%s: %.1f s with compiles)\n", path.stem().c_str(), now() - study_start);
+        std::fflush(stdout);
+    }
     std::printf("%d runs: auto/best at most %.2f, %d over 1.1; %.0f s in all\n", worst.runs, worst.ratio,
                 worst.over, now() - start);
     return 0;
