@@ -8,11 +8,13 @@
 //         no more systems than CPU threads run on the CPU (a GPU thread is slower than a core);
 //         otherwise a probe measures one system's work (work_probe.h) and the machine's
 //         calibration (speed_calibration.h, measured on first use and kept) predicts each
-//         backend's time, compile included where its code is not cached; the faster one runs.
+//         backend's time, compile included where its code is not cached; the faster one runs
+//         (work_choice.h; no probe where one prediction is lower at any length).
 //         Without an estimate, or when measuring fails, fewer systems than min_gpu_systems() run
-//         on the CPU. The reason is a one-line note ("auto: 2000 systems of 0.21 s of work each:
-//         cuda ~0.47 s, cpu ~1.3 s (16 threads); running on cuda", "cuda: no NVIDIA driver found;
-//         running on the CPU") that the job copies into the result's RunInfo::notes.
+//         on the CPU. The reason is a one-line note ("auto: 2000 systems of 0.21 s of evaluator
+//         work each: cuda ~0.47 s, cpu ~1.3 s on 16 threads; running on cuda (measured in 9 ms)",
+//         "cuda: no NVIDIA driver found; running on the CPU") that the job copies into the result's
+//         RunInfo::notes.
 #pragma once
 
 #include "engine/jobs/speed_calibration.h"

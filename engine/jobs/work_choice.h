@@ -6,7 +6,8 @@
 // lower prediction runs. The note gives the predictions and why.
 #pragma once
 
-#include "engine/jobs/backend_registry.h"
+#include "engine/jobs/speed_calibration.h"
+#include "engine/study/backend.h"
 
 #include <optional>
 #include <string>
@@ -22,12 +23,13 @@ struct WorkChoiceSetup {
     study::RunControl* control = nullptr; // may be null
 };
 
-// The index into {cpu, cuda} of the backend to run (0 or 1) and the note; nullopt when the speeds or
-// the work could not be measured, with the reason in `why_not`.
 struct WorkChoice {
-    bool gpu = false;
-    std::string note;
+    bool gpu = false; // run on setup.cuda, else on setup.cpu
+    std::string note; // for RunInfo::notes: the predictions and why
 };
+// `parallel`: the systems (or continuation chains) side by side; `work_text` names them ("2000
+// systems"). nullopt when the speeds or the work could not be measured (or a cancel came), with the
+// reason in `why_not`.
 std::optional<WorkChoice> choose_by_work(const study::ResolvedStudy& study, std::size_t parallel,
                                          const std::string& work_text, const WorkChoiceSetup& setup,
                                          std::string& why_not);
