@@ -256,6 +256,7 @@ std::optional<MachineSpeeds> SpeedCalibration::speeds_for(const std::vector<stud
                                                           study::Backend& probe,
                                                           const std::atomic<bool>& cancel) {
     std::lock_guard lock(mutex_);
+    if (broken_) return std::nullopt;
     if (!known_) known_ = read_file();
     MachineSpeeds speeds = known_ ? *known_ : MachineSpeeds{};
     bool changed = !known_;
@@ -280,7 +281,10 @@ std::optional<MachineSpeeds> SpeedCalibration::speeds_for(const std::vector<stud
     } catch (const Cancelled&) {
         return std::nullopt;
     } catch (const std::exception&) {
-        return std::nullopt; // a backend that fails on the reference: auto decides without speeds
+        // A backend that fails on the reference (a compiler that breaks, a device error) fails the
+        // same way next time: this process does not try again, auto decides without speeds.
+        broken_ = true;
+        return std::nullopt;
     }
     if (changed) write_file(speeds);
     known_ = speeds;

@@ -54,7 +54,8 @@ class SpeedCalibration {
     SpeedCalibration(std::filesystem::path file, SecondsClock clock);
 
     // Speeds for each of `backends`, read from the file or measured now (and the file rewritten).
-    // nullopt when cancelled or when the probe backend cannot run the reference.
+    // nullopt when cancelled, or when a backend or the probe fails on the reference (then every later
+    // call too, at once).
     std::optional<MachineSpeeds> speeds_for(const std::vector<study::Backend*>& backends,
                                             study::Backend& probe, const std::atomic<bool>& cancel);
     // How many backends were measured (rather than read) so far.
@@ -70,6 +71,7 @@ class SpeedCalibration {
     mutable std::mutex mutex_;
     std::optional<MachineSpeeds> known_;
     int measured_ = 0;
+    bool broken_ = false; // measuring failed (not a cancel): not tried again
 };
 
 } // namespace bif::jobs

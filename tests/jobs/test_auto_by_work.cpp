@@ -262,6 +262,17 @@ TEST_CASE("the calibration recovers the backends' speeds and keeps them in one f
             CHECK(rewritten->backends.at("cuda").single == Approx(1.0));
         }
     }
+    SECTION("a backend that fails on the reference is not measured again") {
+        const auto other_file = fresh_speeds_file();
+        test::ModelledBackend broken("cuda", clock, gpu_speed(), gpu_lanes);
+        broken.supported = false;
+        jobs::SpeedCalibration failing(other_file, clock.reader());
+        CHECK(!failing.speeds_for({&cpu, &broken}, *probe, cancel));
+        const int runs = broken.runs + cpu.runs;
+        CHECK(!failing.speeds_for({&cpu, &broken}, *probe, cancel));
+        CHECK(broken.runs + cpu.runs == runs);
+        CHECK(!std::filesystem::exists(other_file));
+    }
     std::filesystem::remove_all(file.parent_path());
 }
 
