@@ -197,10 +197,11 @@ std::uint32_t random_salt() {
 BackendSpeed measure_backend(study::Backend& backend, double reference_work, const std::atomic<bool>& cancel,
                              const SecondsClock& clock) {
     BackendSpeed speed;
-    speed.lanes = backend.parallel_systems(*reference_study(1, 1));
-    const std::size_t full =
-        4 * std::max<std::size_t>(speed.lanes, std::max(1u, std::thread::hardware_concurrency()));
+    const std::size_t full = 4 * std::max<std::size_t>(backend.parallel_systems(*reference_study(1, 1)),
+                                                       std::max(1u, std::thread::hardware_concurrency()));
     ReferenceRuns runs(backend, cancel, clock, full, random_salt());
+    // a GPU's lanes as its code for a full run has them (its register bound follows the systems)
+    speed.lanes = backend.parallel_systems(*runs.study(full, 1));
     speed.compile_seconds = runs.compile();
     const double one_section = std::min(runs.time(1, 1), runs.time(1, 1)); // the first may load the module
     speed.single = runs.slope(1, 8, one_section, single_target_seconds).first / reference_work;
