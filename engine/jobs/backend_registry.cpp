@@ -1,5 +1,10 @@
 #include "engine/jobs/backend_registry.h"
 
+#include "engine/jobs/work_choice.h"
+
+#include <algorithm>
+#include <thread>
+
 namespace bif::jobs {
 
 void BackendRegistry::add(std::shared_ptr<study::Backend> backend) {
@@ -40,24 +45,56 @@ std::string work_text(const study::ResolvedStudy& study) {
 
 } // namespace
 
-BackendSelection BackendRegistry::select(study::BackendChoice choice,
-                                         const study::ResolvedStudy& study) const {
+void BackendRegistry::set_work_estimate(std::shared_ptr<study::Backend> probe,
+                                        std::shared_ptr<SpeedCalibration> calibration, SecondsClock clock) {
+    probe_ = std::move(probe);
+    calibration_ = std::move(calibration);
+    clock_ = std::move(clock);
+}
+
+BackendSelection BackendRegistry::select(study::BackendChoice choice, const study::ResolvedStudy& study,
+                                         study::RunControl* control) const {
     BackendSelection selection;
     if (choice == study::BackendChoice::Cpu) return select_cpu(std::move(selection), study);
     const auto cuda = find("cuda");
     const std::size_t systems = parallel_work(study);
-    // Asking a driver whether it can run is slow the first time: a small study does not ask.
-    if (choice == study::BackendChoice::Auto && cuda && systems < min_gpu_systems_) {
-        if (const auto cpu = find("cpu"); cpu && why_not(*cpu, study).empty()) {
-            selection.notes.push_back("auto: " + work_text(study) + "; the CPU is faster for so few");
+    const auto cpu = find("cpu");
+    const bool cpu_runs = cpu && why_not(*cpu, study).empty();
+    std::string count_reason; // why auto decides by the count of systems
+    if (choice == study::BackendChoice::Auto && cuda && cpu_runs && probe_ && calibration_) {
+        // A GPU thread is slower than a core: a study with no more systems than threads never
+        // gains from a GPU, and does not even ask the driver (slow the first time).
+        const unsigned threads =
+            control ? control->threads() : std::max(1u, std::thread::hardware_concurrency());
+        if (systems <= threads) {
+            selection.notes.push_back("auto: " + work_text(study) + ", no more than the CPU's " +
+                                      std::to_string(threads) + " threads; running on the CPU");
             selection.backend = cpu;
             return selection;
         }
+        if (why_not(*cuda, study).empty()) {
+            const WorkChoiceSetup setup{cpu.get(),          cuda.get(), probe_.get(),
+                                        calibration_.get(), clock_,     control};
+            if (auto by_work = choose_by_work(study, systems, work_text(study), setup, count_reason)) {
+                selection.backend = by_work->gpu ? cuda : cpu;
+                selection.notes.push_back(std::move(by_work->note));
+                return selection;
+            }
+            count_reason = "auto: " + count_reason + "; deciding by the count: ";
+        }
+    }
+    // Asking a driver whether it can run is slow the first time: a small study does not ask.
+    if (choice == study::BackendChoice::Auto && cuda && systems < min_gpu_systems_ && cpu_runs) {
+        selection.notes.push_back((count_reason.empty() ? "auto: " : count_reason) + work_text(study) +
+                                  "; the CPU is faster for so few");
+        selection.backend = cpu;
+        return selection;
     }
     const std::string reason = cuda ? why_not(*cuda, study) : "this build has no CUDA backend";
     if (reason.empty()) {
         if (choice == study::BackendChoice::Auto)
-            selection.notes.push_back("auto: " + work_text(study) + " fill the GPU; running on cuda");
+            selection.notes.push_back((count_reason.empty() ? "auto: " : count_reason) + work_text(study) +
+                                      " fill the GPU; running on cuda");
         selection.backend = cuda;
         return selection;
     }

@@ -20,6 +20,12 @@ BackendRegistry installed_backends(BackendUse use) {
     bif::cuda::CudaBackendOptions cuda;
     cuda.tiered_compile = use == BackendUse::Interactive;
     registry.add(bif::cuda::make_cuda_backend(cuda));
+#if BIFSCOPE_HAVE_CPU_BACKEND
+    // One calibration per process, read from (or measured into) the user's cache on first need.
+    static const auto calibration =
+        std::make_shared<SpeedCalibration>(default_speeds_path(), steady_seconds());
+    registry.set_work_estimate(evaluator_stand_in(), calibration);
+#endif
 #else
     (void)use;
 #endif

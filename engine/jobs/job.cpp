@@ -193,7 +193,7 @@ void Job::Shared::run(const BackendRegistry& registry) {
     study::RunControl control(cancel, sink, options.threads, options.memory_budget_bytes,
                               options.progress_interval);
     const BackendSelection selection =
-        registry.select(options.backend.value_or(study->study.backend), *study);
+        registry.select(options.backend.value_or(study->study.backend), *study, &control);
     if (!selection.backend) return finish(JobState::Failed, nullptr, selection.failure);
     study::Result r;
     try {

@@ -1,0 +1,146 @@
+#include "engine/jobs/work_probe.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace bif::jobs {
+
+SecondsClock steady_seconds() {
+    return [] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    };
+}
+
+namespace {
+
+// Grid points 0, the middle and the last (as many as there are, up to `samples`).
+std::vector<std::size_t> spread_points(std::size_t points, std::size_t samples) {
+    std::vector<std::size_t> chosen;
+    for (std::size_t i = 0; i < samples; ++i) {
+        const std::size_t p = samples == 1 ? 0 : i * (points - 1) / (samples - 1);
+        if (chosen.empty() || chosen.back() != p) chosen.push_back(p);
+    }
+    return chosen;
+}
+
+// Shortens transient and recorded sections alike; returns the fraction of sections kept.
+double shorten_sections(int& transient, int& recorded, double fraction) {
+    const int total = transient + recorded;
+    const int kept_recorded = std::clamp(int(std::lround(recorded * fraction)), 1, recorded);
+    const int kept_transient = std::clamp(int(std::lround(transient * fraction)), 0, transient);
+    transient = kept_transient;
+    recorded = kept_recorded;
+    return double(kept_transient + kept_recorded) / double(total);
+}
+
+double shorten(study::Study& s, double fraction) {
+    switch (s.analysis) {
+    case study::AnalysisKind::Bifurcation:
+        s.bifurcation.continuation = false;
+        return shorten_sections(s.bifurcation.transient_sections, s.bifurcation.recorded_sections, fraction);
+    case study::AnalysisKind::ParameterMap:
+        return shorten_sections(s.map.transient_sections, s.map.recorded_sections, fraction);
+    case study::AnalysisKind::Basins:
+        return shorten_sections(s.basins.transient_sections, s.basins.recorded_sections, fraction);
+    case study::AnalysisKind::Lyapunov: {
+        // at least one renormalisation interval
+        auto& l = s.lyapunov;
+        const double total = l.transient_time + l.averaging_time;
+        l.transient_time *= fraction;
+        l.averaging_time = std::max(l.averaging_time * fraction, l.renormalization_interval);
+        l.convergence_tolerance = 0; // a short average converges by chance
+        return std::min(1.0, (l.transient_time + l.averaging_time) / total);
+    }
+    case study::AnalysisKind::Trajectory: {
+        auto& t = s.trajectory;
+        const double end = s.t0 + (t.t_end - s.t0) * fraction;
+        std::erase_if(t.times, [end](double v) { return v > end; });
+        if (t.times.empty() && !s.trajectory.times.empty()) t.times = {end};
+        t.output_count = std::max(2, int(std::lround(t.output_count * fraction)));
+        t.t_end = end;
+        return fraction;
+    }
+    }
+    return 1.0;
+}
+
+} // namespace
+
+study::ResolvedStudy shortened_study(const study::ResolvedStudy& study, double fraction, std::size_t samples,
+                                     double* actual) {
+    study::ResolvedStudy s = study;
+    s.run_system_count = 0;
+    const double kept = shorten(s.study, std::clamp(fraction, 0.0, 1.0));
+    if (actual) *actual = kept;
+    std::vector<std::size_t> points;
+    for (std::size_t p : spread_points(study.grid.system_count(), std::max<std::size_t>(samples, 1)))
+        points.push_back(study.grid.whole_point(p));
+    s.grid = study.grid.subset(std::move(points));
+    return s;
+}
+
+namespace {
+
+// The smallest slice: one section, a thousandth of a long time span.
+double first_fraction(const study::Study& s) {
+    const auto sections = [](int transient, int recorded) { return 1.0 / double(transient + recorded); };
+    switch (s.analysis) {
+    case study::AnalysisKind::Bifurcation:
+        return sections(s.bifurcation.transient_sections, s.bifurcation.recorded_sections);
+    case study::AnalysisKind::ParameterMap:
+        return sections(s.map.transient_sections, s.map.recorded_sections);
+    case study::AnalysisKind::Basins:
+        return sections(s.basins.transient_sections, s.basins.recorded_sections);
+    case study::AnalysisKind::Lyapunov:
+    case study::AnalysisKind::Trajectory:
+        return 1.0 / 1024;
+    }
+    return 1.0;
+}
+
+} // namespace
+
+WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& probe,
+                         const std::atomic<bool>& cancel, const SecondsClock& clock,
+                         const ProbeOptions& options) {
+    WorkMeasure m;
+    const double start = clock();
+    study::RunControl control(cancel, {}, 1);
+    double previous_fraction = 0, previous_seconds = 0;
+    for (double fraction = first_fraction(study.study);; fraction = std::min(1.0, fraction * 4)) {
+        double actual = 1;
+        const study::ResolvedStudy slice = shortened_study(study, fraction, options.samples, &actual);
+        const double before = clock();
+        try {
+            const study::Result r = probe.run(slice, control);
+            if (!r.info.complete) {
+                m.failure = "cancelled";
+                break;
+            }
+        } catch (const std::exception& e) {
+            m.failure = e.what();
+            break;
+        }
+        const double seconds = (clock() - before) / double(slice.system_count());
+        // Extrapolated from the last two slices where the first was long enough to tell the fixed
+        // cost from the rest; else from this one alone.
+        const bool slope = previous_seconds > 0 && seconds > previous_seconds && actual > previous_fraction;
+        const double per_fraction =
+            slope ? (seconds - previous_seconds) / (actual - previous_fraction) : seconds / actual;
+        m.work = per_fraction;
+        // Two slices at least, so that the slope drops the fixed cost; one where it is long enough
+        // that the fixed cost hardly counts (a fourfold slice more would cost too much).
+        const double slice_seconds = seconds * double(slice.system_count());
+        if ((slice_seconds >= options.min_seconds && previous_seconds > 0) ||
+            slice_seconds >= 10 * options.min_seconds || actual >= 1.0)
+            break;
+        previous_fraction = actual;
+        previous_seconds = seconds;
+    }
+    if (study.is_continuation()) m.work *= double(study.chain_length());
+    m.probe_seconds = clock() - start;
+    return m;
+}
+
+} // namespace bif::jobs

@@ -1,0 +1,43 @@
+// How much work one system of a study is, measured before it runs: a few of its systems, spread
+// over the sweep, integrated for a short slice of the study's length on the probe backend (the
+// compiler-free evaluator, one thread: it starts at once and its speed per step is what the
+// machine's calibration relates every backend to). The slice grows fourfold until it takes long
+// enough to time; the work is extrapolated from the last two slices, so that what a run costs
+// whatever its length (building the evaluator, the first steps from the initial step size) drops
+// out.
+#pragma once
+
+#include "engine/study/backend.h"
+
+#include <functional>
+#include <string>
+
+namespace bif::jobs {
+
+// Seconds from some fixed start (tests pass a clock that their fake backends advance).
+using SecondsClock = std::function<double()>;
+SecondsClock steady_seconds();
+
+// A copy of `study` holding `samples` of its systems spread over the sweep (a continuation's
+// chains cut into plain systems) that integrates about `fraction` of its length (sections, times);
+// `*actual` gets the fraction it does integrate (whole sections round it).
+study::ResolvedStudy shortened_study(const study::ResolvedStudy& study, double fraction, std::size_t samples,
+                                     double* actual);
+
+struct WorkMeasure {
+    double work = 0;          // evaluator-seconds per system (a continuation: per chain)
+    double probe_seconds = 0; // what measuring took
+    std::string failure;      // set when the probe backend could not run the study
+};
+
+struct ProbeOptions {
+    std::size_t samples = 3;
+    double min_seconds = 0.02; // the last slice takes at least this long, unless it is the whole study
+};
+
+// Runs on `probe` with one thread; stops early on `cancel` (failure "cancelled").
+WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& probe,
+                         const std::atomic<bool>& cancel, const SecondsClock& clock,
+                         const ProbeOptions& options = {});
+
+} // namespace bif::jobs

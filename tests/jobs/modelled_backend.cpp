@@ -1,0 +1,42 @@
+#include "modelled_backend.h"
+
+#include <algorithm>
+
+namespace bif::test {
+
+double system_work(const study::ResolvedStudy& study) {
+    const auto& b = study.study.bifurcation;
+    return section_work * double(b.transient_sections + b.recorded_sections);
+}
+
+void ModelledBackend::prepare(const study::ResolvedStudy& study, study::RunControl&) {
+    if (ready(study)) return;
+    clock_.now += speed_.compile_seconds;
+    compiled.insert(study.study.model.text);
+}
+
+double ModelledBackend::seconds(std::size_t systems, double work) const {
+    return speed_.fixed_seconds + double(systems) * speed_.host +
+           work * std::max(speed_.single, double(systems) * speed_.per_system);
+}
+
+study::Result ModelledBackend::run(const study::ResolvedStudy& study, study::RunControl& control) {
+    ++runs;
+    if (!supported) throw study::BackendError("not this study");
+    prepare(study, control);
+    clock_.now += seconds(study.system_count(), system_work(study));
+    study::Result r = study::allocate_result(study);
+    r.info.backend = name_;
+    r.info.device = "modelled " + name_;
+    r.info.complete = true;
+    return r;
+}
+
+std::shared_ptr<ModelledBackend> modelled_probe(VirtualClock& clock) {
+    jobs::BackendSpeed evaluator;
+    evaluator.fixed_seconds = 0.002;
+    evaluator.single = evaluator.per_system = 1.0;
+    return std::make_shared<ModelledBackend>("cpu", clock, evaluator);
+}
+
+} // namespace bif::test

@@ -1,0 +1,311 @@
+// Auto's choice by work: fake backends whose run times follow a speed model on a virtual clock
+// (modelled_backend.h), so that the crossing points are known in closed form. The choice must
+// flip where the modelled times cross, count a compile where the code is not cached, never
+// measure anything for a study that a GPU cannot win or where there is no GPU, and keep the
+// machine's calibration in one file, written once, reused, and rewritten when damaged.
+#include "engine/jobs/backend_registry.h"
+#include "engine/jobs/installed_backends.h"
+#include "fake_backend.h"
+#include "modelled_backend.h"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+using namespace bif;
+
+namespace {
+
+std::filesystem::path fresh_speeds_file() {
+    std::random_device device;
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("bifscope-speeds-" + std::to_string(device()) + std::to_string(device()));
+    std::filesystem::remove_all(dir);
+    return dir / "backend-speeds.json";
+}
+
+std::string read_text(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A 64-thread CPU: one system costs 1/20 of the evaluator's time on a core.
+jobs::BackendSpeed cpu_speed() {
+    jobs::BackendSpeed s;
+    s.fixed_seconds = 0.002;
+    s.single = 0.05;
+    s.per_system = 0.05 / 64;
+    return s;
+}
+constexpr std::size_t cpu_lanes = 64;
+
+// A GPU: a thread 20 times slower than a core, 10000 of them at once in effect, 50 ms to start.
+jobs::BackendSpeed gpu_speed(double compile = 0) {
+    jobs::BackendSpeed s;
+    s.fixed_seconds = 0.05;
+    s.host = 1e-7;
+    s.single = 1.0;
+    s.per_system = 1.0 / 10000 * 3; // memory-bound: 3333 systems' worth of throughput
+    s.compile_seconds = compile;
+    return s;
+}
+constexpr std::size_t gpu_lanes = 10000;
+
+// n systems of a bifurcation study whose systems integrate `sections` sections each.
+std::shared_ptr<const study::ResolvedStudy> study_of(int systems, int sections) {
+    auto s = std::make_shared<study::ResolvedStudy>(*test::fake_study(systems));
+    s->study.bifurcation.transient_sections = sections - 2;
+    s->study.bifurcation.recorded_sections = 2;
+    return s;
+}
+
+struct Setup {
+    test::VirtualClock clock;
+    std::shared_ptr<test::ModelledBackend> cpu, gpu, probe;
+    std::shared_ptr<jobs::SpeedCalibration> calibration;
+    jobs::BackendRegistry registry;
+
+    explicit Setup(double gpu_compile = 0, std::filesystem::path file = fresh_speeds_file()) {
+        cpu = std::make_shared<test::ModelledBackend>("cpu", clock, cpu_speed(), cpu_lanes);
+        gpu = std::make_shared<test::ModelledBackend>("cuda", clock, gpu_speed(gpu_compile), gpu_lanes);
+        probe = test::modelled_probe(clock);
+        calibration = std::make_shared<jobs::SpeedCalibration>(std::move(file), clock.reader());
+        registry.add(cpu);
+        registry.add(gpu);
+        registry.set_work_estimate(probe, calibration, clock.reader());
+    }
+    jobs::BackendSelection pick(int systems, int sections) {
+        return registry.select(study::BackendChoice::Auto, *study_of(systems, sections));
+    }
+    unsigned calibration_threads() const { return std::max(1u, std::thread::hardware_concurrency()); }
+    // The modelled times of the study on each backend, with their compiles.
+    double cpu_seconds(int systems, int sections) const {
+        return cpu->seconds(std::size_t(systems), sections * test::section_work);
+    }
+    double gpu_seconds(int systems, int sections) const {
+        return gpu->seconds(std::size_t(systems), sections * test::section_work);
+    }
+};
+
+} // namespace
+
+TEST_CASE("auto flips to the GPU where the modelled times cross", "[jobs][select][auto]") {
+    Setup setup;
+    SECTION("along the integration length, 2000 systems") {
+        // closed form: 0.002 + w*2000*0.05/64 = 0.05 + 2000e-7 + w*1.0, w = sections/1000
+        const double crossing = 1000 * (0.05 + 2000e-7 - 0.002) / (2000 * 0.05 / 64 - 1.0);
+        REQUIRE(crossing == Approx(85.7).epsilon(0.01));
+        const auto shorter = setup.pick(2000, 70);
+        CHECK(shorter.backend == setup.cpu);
+        CHECK(setup.cpu_seconds(2000, 70) < setup.gpu_seconds(2000, 70));
+        const auto longer = setup.pick(2000, 110);
+        CHECK(longer.backend == setup.gpu);
+        CHECK(setup.gpu_seconds(2000, 110) < setup.cpu_seconds(2000, 110));
+        REQUIRE(longer.notes.size() == 1);
+        const std::string& note = longer.notes[0];
+        INFO(note);
+        CHECK(note.rfind("auto: 2000 systems of 0.11 s of evaluator work each: ", 0) == 0);
+        CHECK(note.find("cuda ~0.16 s, cpu ~0.17 s on ") != std::string::npos);
+        CHECK(note.find("; running on cuda (measured in ") != std::string::npos);
+        CHECK(shorter.notes.at(0).find("; running on cpu (measured in ") != std::string::npos);
+    }
+    SECTION("too few systems for the GPU to win at any length: decided without the probe") {
+        REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
+        const int probes = setup.probe->runs;
+        // per unit of work: cpu 1000*0.05/64 = 0.78, cuda 1.0; cuda 48 ms more to start
+        const auto s = setup.pick(1000, 100000);
+        CHECK(s.backend == setup.cpu);
+        CHECK(setup.probe->runs == probes);
+        CHECK(s.notes.at(0) == "auto: 1000 systems: cuda is slower at any length of integration (x1.3 per "
+                               "unit of work, 48 ms more to start, cpu on " +
+                                   std::to_string(setup.calibration_threads()) + " threads); running on cpu");
+    }
+    SECTION("along the system count, 300 sections each") {
+        // 0.002 + 0.3*n*0.05/64 = 0.05 + n*1e-7 + 0.3*max(1, 3e-4*n)
+        const double crossing = (0.05 + 0.3 - 0.002) / (0.3 * 0.05 / 64 - 1e-7);
+        REQUIRE(crossing == Approx(1485).epsilon(0.01));
+        CHECK(setup.pick(1300, 300).backend == setup.cpu);
+        CHECK(setup.pick(1700, 300).backend == setup.gpu);
+        CHECK(setup.pick(200000, 300).backend == setup.gpu);
+    }
+    SECTION("a continuation's chains run one system after another: one chain's work is its length") {
+        // 2000 chains of 10 systems of 30 sections: 0.3 s of work per chain, beyond the crossing at
+        // 0.086 s (a system's 0.03 s alone would fall short of it)
+        study::Study c = study_of(1, 30)->study;
+        c.sweep = {{study::SweepTarget::Parameter, "k", 0.0, 1.0, 5, study::SweepScale::Linear},
+                   {study::SweepTarget::Parameter, "b", 0.1, 0.5, 2000, study::SweepScale::Linear}};
+        c.bifurcation.continuation = true;
+        const auto chains = study::resolve_study(c, "").resolved;
+        REQUIRE(chains);
+        REQUIRE(chains->chain_count() == 2000);
+        const auto s = setup.registry.select(study::BackendChoice::Auto, *chains);
+        INFO(s.notes.at(0));
+        CHECK(s.backend == setup.gpu);
+        CHECK(s.notes.at(0).rfind("auto: 2000 continuation chains of 0.3 s of evaluator work each", 0) == 0);
+    }
+}
+
+TEST_CASE("a GPU whose code is not cached counts its compile", "[jobs][select][auto]") {
+    Setup setup(2.0);
+    const auto study = study_of(2000, 300);
+    REQUIRE(!setup.gpu->ready(*study));
+    const auto cold = setup.registry.select(study::BackendChoice::Auto, *study);
+    CHECK(cold.backend == setup.cpu);
+    INFO(cold.notes.at(0));
+    CHECK(cold.notes.at(0).find("s of it compiling)") != std::string::npos);
+    CHECK(setup.gpu_seconds(2000, 300) < setup.cpu_seconds(2000, 300)); // compiled, it would win
+    const std::atomic<bool> cancel{false};
+    study::RunControl control(cancel, {});
+    setup.gpu->prepare(*study, control);
+    const auto warm = setup.registry.select(study::BackendChoice::Auto, *study);
+    CHECK(warm.backend == setup.gpu);
+    CHECK(warm.notes.at(0).find("compiling") == std::string::npos);
+}
+
+TEST_CASE("auto measures nothing where the GPU cannot win or is missing", "[jobs][select][auto]") {
+    Setup setup;
+    SECTION("no more systems than threads: the CPU, without asking the driver") {
+        const std::atomic<bool> cancel{false};
+        study::RunControl control(cancel, {}, 8);
+        const auto s = setup.registry.select(study::BackendChoice::Auto, *study_of(8, 10000), &control);
+        CHECK(s.backend == setup.cpu);
+        CHECK(s.notes.at(0) == "auto: 8 systems, no more than the CPU's 8 threads; running on the CPU");
+        CHECK(setup.gpu->asked == 0);
+        CHECK(setup.probe->runs == 0);
+    }
+    SECTION("no GPU: the CPU, nothing measured, no file") {
+        setup.gpu->available = false;
+        const auto s = setup.pick(100000, 1000);
+        CHECK(s.backend == setup.cpu);
+        CHECK(s.notes.at(0) == "cuda: no device in this test; running on the CPU");
+        CHECK(setup.probe->runs == 0);
+        CHECK(setup.calibration->measured() == 0);
+        CHECK(!std::filesystem::exists(setup.calibration->file()));
+    }
+    SECTION("explicit choices measure nothing") {
+        CHECK(setup.registry.select(study::BackendChoice::Cpu, *study_of(100000, 100)).backend == setup.cpu);
+        CHECK(setup.registry.select(study::BackendChoice::Cuda, *study_of(10, 100)).backend == setup.gpu);
+        CHECK(setup.probe->runs == 0);
+    }
+    SECTION("a study the probe cannot run is decided by the count, and says so") {
+        REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
+        setup.probe->supported = false;
+        const auto s = setup.pick(2000, 110);
+        CHECK(s.backend == setup.cpu);
+        CHECK(s.notes.at(0) ==
+              "auto: the work could not be measured (not this study); deciding by the count: "
+              "2000 systems; the CPU is faster for so few");
+    }
+}
+
+TEST_CASE("the calibration recovers the backends' speeds and keeps them in one file", "[jobs][calibration]") {
+    const auto file = fresh_speeds_file();
+    test::VirtualClock clock;
+    test::ModelledBackend cpu("cpu", clock, cpu_speed(), cpu_lanes),
+        gpu("cuda", clock, gpu_speed(1.5), gpu_lanes);
+    const auto probe = test::modelled_probe(clock);
+    const std::atomic<bool> cancel{false};
+    jobs::SpeedCalibration first(file, clock.reader());
+    const auto speeds = first.speeds_for({&cpu, &gpu}, *probe, cancel);
+    REQUIRE(speeds);
+    CHECK(first.measured() == 2);
+    CHECK(speeds->reference_work == Approx(test::section_work));
+    const jobs::BackendSpeed& g = speeds->backends.at("cuda");
+    CHECK(g.single == Approx(1.0));
+    CHECK(g.per_system == Approx(3e-4));
+    CHECK(g.compile_seconds == Approx(1.5));
+    CHECK(g.host == Approx(1e-7).margin(1e-8));
+    CHECK(g.lanes == gpu_lanes);
+    CHECK(g.device == "modelled cuda");
+    CHECK(speeds->backends.at("cpu").per_system == Approx(0.05 / 64));
+    REQUIRE(std::filesystem::exists(file));
+    const std::string written = read_text(file);
+
+    SECTION("a second process reads it and runs nothing") {
+        const int runs = cpu.runs + gpu.runs + probe->runs;
+        jobs::SpeedCalibration second(file, clock.reader());
+        const auto again = second.speeds_for({&cpu, &gpu}, *probe, cancel);
+        REQUIRE(again);
+        CHECK(second.measured() == 0);
+        CHECK(cpu.runs + gpu.runs + probe->runs == runs);
+        CHECK(again->backends.at("cuda").per_system == g.per_system);
+        CHECK(read_text(file) == written);
+    }
+    SECTION("a backend the file lacks is measured and added") {
+        test::ModelledBackend other("other", clock, gpu_speed(), gpu_lanes);
+        jobs::SpeedCalibration second(file, clock.reader());
+        REQUIRE(second.speeds_for({&cpu, &gpu, &other}, *probe, cancel));
+        CHECK(second.measured() == 1);
+        CHECK(jobs::machine_speeds_from_json(read_text(file))->backends.count("other") == 1);
+    }
+    SECTION("a damaged or foreign file is ignored and rewritten") {
+        const std::string damaged[] = {
+            "{ not json",
+            written.substr(0, written.size() / 2),
+            std::string(written).replace(written.find("\"single\": "), 10, "\"single\": -"),
+            std::string(written).replace(written.find(jobs::this_host()), jobs::this_host().size(),
+                                         "elsewhere-"),
+        };
+        for (const std::string& text : damaged) {
+            std::ofstream(file, std::ios::trunc) << text;
+            jobs::SpeedCalibration second(file, clock.reader());
+            REQUIRE(second.speeds_for({&cpu, &gpu}, *probe, cancel));
+            CHECK(second.measured() == 2);
+            const auto rewritten = jobs::machine_speeds_from_json(read_text(file));
+            REQUIRE(rewritten);
+            CHECK(rewritten->host == jobs::this_host());
+            CHECK(rewritten->backends.at("cuda").single == Approx(1.0));
+        }
+    }
+    SECTION("a backend that fails on the reference is not measured again") {
+        const auto other_file = fresh_speeds_file();
+        test::ModelledBackend broken("cuda", clock, gpu_speed(), gpu_lanes);
+        broken.supported = false;
+        jobs::SpeedCalibration failing(other_file, clock.reader());
+        CHECK(!failing.speeds_for({&cpu, &broken}, *probe, cancel));
+        const int runs = broken.runs + cpu.runs;
+        CHECK(!failing.speeds_for({&cpu, &broken}, *probe, cancel));
+        CHECK(broken.runs + cpu.runs == runs);
+        CHECK(!std::filesystem::exists(other_file));
+    }
+    std::filesystem::remove_all(file.parent_path());
+}
+
+TEST_CASE("the probe's extrapolated work matches a whole run on the evaluator", "[jobs][probe]") {
+    // A real study on the real compiler-free evaluator and the real clock: 400 sections of the
+    // Duffing oscillator, the work per system from short slices against the time of whole systems.
+    study::Study s = test::fake_study(3)->study;
+    s.bifurcation.transient_sections = 398;
+    s.solver.rtol.all = s.solver.atol.all = 1e-8;
+    const auto study = study::resolve_study(s, "").resolved;
+    REQUIRE(study);
+    const auto evaluator = jobs::evaluator_stand_in();
+    const std::atomic<bool> cancel{false};
+    const jobs::WorkMeasure m = jobs::measure_work(*study, *evaluator, cancel, jobs::steady_seconds());
+    REQUIRE(m.failure.empty());
+    study::RunControl one_thread(cancel, {}, 1);
+    const auto start = std::chrono::steady_clock::now();
+    REQUIRE(evaluator->run(*study, one_thread).info.complete);
+    const double whole = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 3;
+    INFO("probe " << m.work << " s per system, whole run " << whole << " s, probe took " << m.probe_seconds);
+    CHECK(m.work > whole / 2);
+    CHECK(m.work < whole * 2);
+    CHECK(m.probe_seconds < 3 * whole); // a slice of the study, not the study
+}
+
+TEST_CASE("a probe slice keeps a spread of systems and a fraction of the length", "[jobs][probe]") {
+    auto whole = std::make_shared<study::ResolvedStudy>(*study_of(1000, 400));
+    double actual = 0;
+    const study::ResolvedStudy slice = jobs::shortened_study(*whole, 0.1, 3, &actual);
+    REQUIRE(slice.system_count() == 3);
+    CHECK(slice.grid.whole_point(0) == 0);
+    CHECK(slice.grid.whole_point(1) == 499);
+    CHECK(slice.grid.whole_point(2) == 999);
+    CHECK(slice.study.bifurcation.transient_sections + slice.study.bifurcation.recorded_sections == 41);
+    CHECK(actual == Approx(41.0 / 400));
+}
