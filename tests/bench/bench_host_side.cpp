@@ -1,5 +1,5 @@
 // The host side of a streamed GPU map run, without a GPU (issue 14: 10^8 Lorenz systems in under 2 s
-// with HDF5 output). The study is the one tests/device/session7-round.sh runs (10^4 x 10^4 over rho
+// with HDF5 output). The study is the one `tests/device/round.sh scaleout` runs (10^4 x 10^4 over rho
 // and sigma, RK4 0.1 to t = 1), cut into the blocks a streamed job runs (engine/jobs/job.cpp:
 // jobs::reusable_block_systems); each block goes through what the job, the CUDA backend and its
 // lanes do on the host:

@@ -1,5 +1,5 @@
 // Prints which OpenGL the Qt platform gives this process (vendor, renderer, version, profile), like
-// glxinfo -B: tests/device/gui-round.sh checks that the renderer is the NVIDIA GPU and not Mesa.
+// glxinfo -B: `tests/device/round.sh gui` checks that the renderer is the NVIDIA GPU and not Mesa.
 // Exit 1 when no OpenGL 3.3 core context can be made current.
 #include "ui/render/offscreen_context.h"
 

@@ -12,8 +12,6 @@ namespace bif::plot {
 
 namespace {
 
-constexpr std::uint32_t no_owner = std::numeric_limits<std::uint32_t>::max();
-
 // The column names an analysis produces for this study, from a one-system stand-in (a whole
 // allocate_result of a 4096^2 map would cost hundreds of megabytes).
 study::Result layout_of(const study::ResolvedStudy& s) {
@@ -24,10 +22,6 @@ study::Result layout_of(const study::ResolvedStudy& s) {
     one.grid = study::SweepGrid(values);
     one.study.bifurcation.continuation = false;
     return study::allocate_result(one);
-}
-
-QString number(double v) {
-    return QString::number(v, 'g', 4);
 }
 
 } // namespace
@@ -103,7 +97,7 @@ QString ResultFigure::logYRefusal() const {
     const double lo = column_range_[quantity_].first;
     if (lo <= 0.0)
         return QStringLiteral("%1 has values <= 0 (down to %2)")
-            .arg(quantities_.value(quantity_), number(lo));
+            .arg(quantities_.value(quantity_), figure_number(lo));
     return {};
 }
 
@@ -397,17 +391,6 @@ void ResultFigure::binSystems(const std::vector<std::size_t>& systems, std::vect
     }
 }
 
-// Every point at once where the points are kept (one GPU pass, its counts read back).
-void ResultFigure::binKept(Pass& p) const {
-    const render::DensityBinning bins =
-        render::make_density_binning(p.range.x.from, p.range.x.to, p.range.x.log, p.range.y.from,
-                                     p.range.y.to, p.range.y.log, p.pixels.width(), p.pixels.height());
-    kept_points_->density(static_cast<std::size_t>(quantity_), bins, p.up);
-    p.most = p.up.empty() ? 0u : *std::max_element(p.up.begin(), p.up.end());
-    p.stage = Pass::Stage::Paint;
-    p.cursor = 0;
-}
-
 void ResultFigure::pointColumns(std::vector<double>& x, std::vector<double>& y) const {
     x.clear();
     y.clear();
@@ -472,351 +455,11 @@ std::uint32_t ResultFigure::shownCount(int px, int py, bool down) const {
     return most;
 }
 
-bool ResultFigure::needsRefresh() const {
-    return dirty_ != Dirty::None || pass_ || any_dirty_row_ ||
-           (kind_ == FigureKind::Diagram && most_ != painted_most_);
-}
-
-void ResultFigure::refresh() {
-    while (!refreshSlice(std::chrono::hours(1))) {
-    }
-}
-
-bool ResultFigure::refreshSlice(std::chrono::nanoseconds budget) {
-    if (kept_) {
-        if (dirty_ != Dirty::None) repaintKept();
-        dirty_ = Dirty::None;
-        return true;
-    }
-    const auto deadline = Clock::now() + budget;
-    if (dirty_ == Dirty::Bins || (dirty_ == Dirty::Colours && kind_ == FigureKind::Map)) {
-        dirty_ = Dirty::None;
-        startPass();
-    }
-    if (pass_) {
-        if (!advancePass(deadline)) return false;
-        finishPass();
-    }
-    // Diagram: another density ramp, or a new densest pixel, changes every pixel's colour.
-    if (dirty_ == Dirty::Colours || (kind_ == FigureKind::Diagram && most_ != painted_most_)) {
-        dirty_ = Dirty::None;
-        painted_most_ = most_;
-        std::fill(dirty_rows_.begin(), dirty_rows_.end(), 1);
-        any_dirty_row_ = true;
-    }
-    if (any_dirty_row_ && !paintDirtyRows(deadline)) return false;
-    return true;
-}
-
-void ResultFigure::startPass() {
-    pass_.emplace();
-    if (kind_ == FigureKind::Map) {
-        pass_->colours.emplace(quantities_.value(quantity_), quantity_ == quantities_.size() - 1);
-        const std::size_t n0 = study_->grid.axis_count() > 0 ? study_->grid.values(0).size() : 1;
-        const std::size_t n1 = study_->grid.axis_count() > 1 ? study_->grid.values(1).size() : 1;
-        pass_->pixels = QSize(static_cast<int>(n0), static_cast<int>(n1));
-    } else {
-        pass_->range = viewport_;
-        pass_->pixels = pixels_;
-        const std::size_t size = static_cast<std::size_t>(pixels_.width()) * pixels_.height();
-        pass_->up.assign(size, 0);
-        pass_->down.assign(study_->is_continuation() ? size : 0, 0);
-    }
-    // The picture a pass replaced is the next pass's canvas: a 4096^2 image is 64 MiB to allocate.
-    if (spare_image_.size() == pass_->pixels)
-        pass_->image.swap(spare_image_);
-    else
-        pass_->image = QImage(pass_->pixels, QImage::Format_ARGB32_Premultiplied);
-    dirty_rows_.assign(pass_->pixels.height(), 0);
-    any_dirty_row_ = false;
-}
-
-bool ResultFigure::advancePass(Clock::time_point deadline) {
-    Pass& p = *pass_;
-    // Systems between looks at the clock: a diagram's hold ~100 points each.
-    const std::size_t step = kind_ == FigureKind::Map ? 4096 : 512;
-    while (p.stage == Pass::Stage::Gather) {
-        const std::size_t end = std::min(owner_.size(), p.cursor + step);
-        if (kind_ == FigureKind::Map) {
-            const auto columns = mapColumns();
-            for (std::size_t s = p.cursor; s < end; ++s) {
-                if (owner_[s] == no_owner) continue;
-                const double* c = columns[owner_[s]];
-                p.colours->include(c ? c[owner_row_[s]] : double(status_[s]), status_[s]);
-            }
-        } else if (kept_points_) {
-            binKept(p);
-            break;
-        } else {
-            std::vector<std::size_t> systems;
-            for (std::size_t s = p.cursor; s < end; ++s)
-                if (owner_[s] != no_owner) systems.push_back(s);
-            binSystems(systems, p.up, p.down, p.range, p.pixels, p.most, nullptr);
-        }
-        p.cursor = end;
-        if (end == owner_.size()) {
-            if (p.colours) p.colours->settle();
-            p.stage = Pass::Stage::Paint;
-            p.cursor = 0;
-        }
-        if (Clock::now() >= deadline) return false;
-    }
-    const int h = p.pixels.height();
-    const auto columns = kind_ == FigureKind::Map ? mapColumns() : std::vector<const double*>{};
-    while (p.cursor < static_cast<std::size_t>(h)) {
-        const int row = static_cast<int>(p.cursor++);
-        if (kind_ == FigureKind::Map)
-            paintMapRow(p.image, row, *p.colours, columns);
-        else
-            paintDiagramRow(p.image, row, p.up, p.down, p.most, pointRun(p.range, p.pixels));
-        if (Clock::now() >= deadline && p.cursor < static_cast<std::size_t>(h)) return false;
-    }
-    return true;
-}
-
-void ResultFigure::finishPass() {
-    Pass& p = *pass_;
-    image_.swap(p.image);
-    if (kind_ == FigureKind::Map) {
-        colours_ = std::move(p.colours);
-        key_ = colours_->key();
-        image_range_ = fullRange();
-    } else {
-        up_counts_.swap(p.up);
-        down_counts_.swap(p.down);
-        most_ = painted_most_ = p.most;
-        image_range_ = p.range;
-        updateDiagramKey();
-    }
-    image_pixels_ = p.pixels;
-    spare_image_.swap(p.image);
-    pass_.reset();
-    ++revision_;
-}
-
-bool ResultFigure::paintDirtyRows(Clock::time_point deadline) {
-    const int h = std::min<int>(image_.height(), static_cast<int>(dirty_rows_.size()));
-    const auto columns = kind_ == FigureKind::Map ? mapColumns() : std::vector<const double*>{};
-    const Run run = pointRun(image_range_, image_pixels_);
-    bool painted = false;
-    for (int row = 0; row < h; ++row) {
-        if (!dirty_rows_[row]) continue;
-        if (painted && Clock::now() >= deadline) break; // at least one row a slice
-        dirty_rows_[row] = 0;
-        if (kind_ == FigureKind::Map)
-            paintMapRow(image_, row, *colours_, columns);
-        else
-            paintDiagramRow(image_, row, up_counts_, down_counts_, painted_most_, run);
-        painted = true;
-    }
-    ++revision_;
-    any_dirty_row_ = std::find(dirty_rows_.begin(), dirty_rows_.end(), 1) != dirty_rows_.end();
-    if (any_dirty_row_) return false;
-    if (kind_ == FigureKind::Map)
-        key_ = colours_->key();
-    else
-        updateDiagramKey();
-    return true;
-}
-
-std::array<QRgb, 256> ResultFigure::densityRamp() const {
-    const ColorMap magma(ColorMapKind::Magma);
-    // A single pass of points: light (orange) where sparse to black where dense, readable on white.
-    std::array<QRgb, 256> ramp{};
-    for (int i = 0; i < 256; ++i)
-        ramp[i] = dark_ ? magma.at(0.3 + 0.7 * i / 255.0) : magma.at(0.72 * (1.0 - i / 255.0));
-    return ramp;
-}
-
-void ResultFigure::paintDiagramRow(QImage& image, int y, const std::vector<std::uint32_t>& up,
-                                   const std::vector<std::uint32_t>& down, std::uint32_t most,
-                                   Run run) const {
-    const int w = image.width();
-    const bool log = scale_ == DensityScale::Log;
-    const double norm = log ? std::log1p(double(std::max(most, 1u))) : double(std::max(most, 1u));
-    const auto level = [&](std::uint32_t c) { return (log ? std::log1p(double(c)) : double(c)) / norm; };
-    const auto ramp = densityRamp();
-    const QRgb up_colour = categorical_color(4), down_colour = categorical_color(5);
-    const bool two = !down.empty();
-    auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
-    const std::size_t row = static_cast<std::size_t>(y) * w;
-    // A pixel shows the densest point column whose run covers it (runs never overlap, so at most
-    // one column with points does).
-    const auto covering = [&](const std::vector<std::uint32_t>& counts, int x) {
-        std::uint32_t c = counts[row + x];
-        for (int from = std::max(0, x - run.right), to = std::min(w - 1, x + run.left), k = from; k <= to;
-             ++k)
-            c = std::max(c, counts[row + k]);
-        return c;
-    };
-    for (int x = 0; x < w; ++x) {
-        const std::uint32_t u = covering(up, x), d = two ? covering(down, x) : 0;
-        if (u + d == 0) {
-            line[x] = 0;
-        } else if (!two) {
-            line[x] = ramp[static_cast<std::size_t>(std::min(255.0, level(u) * 255.0 + 0.5))];
-        } else {
-            // Up and down sweeps in two hues, mixed by their shares; opacity grows with density.
-            const double share = double(u) / double(u + d);
-            const double a = 0.45 + 0.55 * std::min(1.0, level(u + d));
-            const auto mix = [&](int cu, int cd) {
-                return static_cast<int>(a * (cu * share + cd * (1 - share)));
-            };
-            line[x] =
-                qRgba(mix(qRed(up_colour), qRed(down_colour)), mix(qGreen(up_colour), qGreen(down_colour)),
-                      mix(qBlue(up_colour), qBlue(down_colour)), static_cast<int>(a * 255));
-        }
-    }
-}
-
-void ResultFigure::updateDiagramKey() {
-    const bool log = scale_ == DensityScale::Log;
-    key_ = {};
-    key_.label = log ? QStringLiteral("points per pixel (log)") : QStringLiteral("points per pixel");
-    if (!down_counts_.empty()) {
-        key_.categorical = true;
-        key_.entries = {{categorical_color(4), QStringLiteral("sweep up")},
-                        {categorical_color(5), QStringLiteral("sweep down")}};
-        return;
-    }
-    const auto ramp = densityRamp();
-    key_.ramp.assign(ramp.begin(), ramp.end());
-    key_.from = 1.0;
-    key_.to = std::max<double>(painted_most_, 2.0);
-    key_.log = log;
-}
-
 double ResultFigure::mapValue(std::size_t system) const {
     const auto& r = results_[owner_[system]];
     if (!r) return study::missing_value;
     if (quantity_ >= static_cast<int>(r->scalars.size())) return static_cast<double>(status_[system]);
     return r->scalars[quantity_].values[owner_row_[system]];
-}
-
-std::vector<const double*> ResultFigure::mapColumns() const {
-    // Each received result's column of this quantity: a system's value is two loads away (a 4096^2
-    // map recolours in tens of milliseconds).
-    std::vector<const double*> columns(results_.size(), nullptr);
-    if (quantity_ == quantities_.size() - 1) return columns; // status
-    for (std::size_t b = 0; b < results_.size(); ++b)
-        if (results_[b]) columns[b] = results_[b]->scalars[quantity_].values.data();
-    return columns;
-}
-
-void ResultFigure::paintMapRow(QImage& image, int j, const MapColouring& colours,
-                               const std::vector<const double*>& columns) const {
-    const int w = image.width(), h = image.height();
-    auto* line = reinterpret_cast<QRgb*>(image.scanLine(h - 1 - j)); // y grows upwards
-    const std::uint32_t* source = &cell_source_[static_cast<std::size_t>(j) * w];
-    for (int i = 0; i < w; ++i) {
-        const std::uint32_t s = source[i];
-        if (s == no_owner) {
-            line[i] = 0u;
-            continue;
-        }
-        const double* c = columns[owner_[s]];
-        line[i] = colours.colour(c ? c[owner_row_[s]] : double(status_[s]), status_[s]);
-    }
-}
-
-std::optional<std::size_t> ResultFigure::nearestGridIndex(std::size_t axis, double value) const {
-    if (axis >= study_->grid.axis_count()) return std::size_t{0};
-    const auto& values = study_->grid.values(axis);
-    const AxisRange a{0, 1, study_->study.sweep[axis].scale == study::SweepScale::Log};
-    const double d = a.to_display(value);
-    std::size_t best = 0;
-    if (values.size() > 1) {
-        const double first = a.to_display(values.front()), last = a.to_display(values.back());
-        const double f = (d - first) / (last - first) * (values.size() - 1);
-        if (kind_ == FigureKind::Map && (f < -0.5 || f > values.size() - 0.5)) return std::nullopt;
-        best = static_cast<std::size_t>(std::clamp(std::lround(f), 0L, long(values.size() - 1)));
-    }
-    return best;
-}
-
-std::optional<std::size_t> ResultFigure::systemAt(double x, double y) const {
-    const auto i = nearestGridIndex(0, x);
-    if (!i) return std::nullopt;
-    if (kind_ == FigureKind::Diagram) return *i;
-    const auto j = nearestGridIndex(1, y);
-    if (!j) return std::nullopt;
-    return *j * study_->grid.values(0).size() + *i;
-}
-
-QString ResultFigure::describeDiagram(std::size_t system, double x, double y) const {
-    const QString text = xLabel() + " = " + number(sweptValue(system, 0));
-    const AxisRange& ax = image_range_.x;
-    const AxisRange& ay = image_range_.y;
-    const int px =
-        static_cast<int>(std::floor((ax.to_display(x) - ax.display_from()) /
-                                    (ax.display_to() - ax.display_from()) * image_pixels_.width()));
-    const int py =
-        static_cast<int>(std::floor((ay.display_to() - ay.to_display(y)) /
-                                    (ay.display_to() - ay.display_from()) * image_pixels_.height()));
-    const auto failure = [this](std::size_t s) {
-        return study::is_failure(status_[s]) ? QString::fromLatin1(study::name_of(status_[s])) : QString();
-    };
-    const auto points = [](std::uint32_t n) { return QString::number(n) + (n == 1 ? " point" : " points"); };
-    if (!study_->is_continuation()) {
-        if (!failure(system).isEmpty()) return text + ": " + failure(system);
-        return text + ", " + yLabel() + " = " + number(y) + ", " + points(shownCount(px, py, false));
-    }
-    // A chain of L systems runs up its row's first axis, then down: step i and step L - 1 - i share
-    // a grid point.
-    const std::size_t length = study_->chain_length();
-    const std::size_t down = system / length * length + (length - 1 - system % length);
-    const QString up_failure = failure(system), down_failure = failure(down);
-    if (!up_failure.isEmpty() && !down_failure.isEmpty())
-        return text + ": " +
-               (up_failure == down_failure ? up_failure : up_failure + " up, " + down_failure + " down");
-    return text + ", " + yLabel() + " = " + number(y) +
-           ", up: " + (up_failure.isEmpty() ? points(shownCount(px, py, false)) : up_failure) +
-           ", down: " + (down_failure.isEmpty() ? points(shownCount(px, py, true)) : down_failure);
-}
-
-QString ResultFigure::describe(double x, double y) const {
-    const auto system = systemAt(x, y);
-    if (!system) return {};
-    if (kind_ == FigureKind::Diagram) return describeDiagram(*system, x, y);
-    QString text = xLabel() + " = " + number(sweptValue(*system, 0));
-    if (study_->grid.axis_count() > 1) text += ", " + yLabel() + " = " + number(sweptValue(*system, 1));
-    // the system's own value (a kept map's, read back), not that of a coarse pass's stand-in
-    std::optional<std::pair<double, study::SystemStatus>> cell;
-    const std::size_t width = study_->grid.values(0).size();
-    const std::size_t i = *system % width, j = *system / width, step = kept_ ? kept_->step() : 1;
-    if (kept_)
-        cell = kept_->kept() || (i % step == 0 && j % step == 0) ? mapCell(i, j) : std::nullopt;
-    else if (owner_[*system] != no_owner)
-        cell = std::pair{mapValue(*system), status_[*system]};
-    if (!cell) return text + ": not computed yet";
-    const auto [v, status] = *cell;
-    if (study::is_failure(status)) return text + ": " + QString::fromLatin1(study::name_of(status));
-    const QString name = quantities_.value(quantity_);
-    if (quantity_ == quantities_.size() - 1) return text + ": " + QString::fromLatin1(study::name_of(status));
-    if (name == "period")
-        return text + (v > 0 ? QStringLiteral(", period %1").arg(v) : QStringLiteral(", no period found"));
-    if (name == "label")
-        return text + (v >= 0 ? QStringLiteral(", attractor %1").arg(v) : QStringLiteral(", no attractor"));
-    return text + ", " + name + " = " + number(v);
-}
-
-QString legend_overflow(const ColorKey& key, std::size_t shown) {
-    if (shown >= key.entries.size()) return {};
-    int lo = std::numeric_limits<int>::max(), hi = -1;
-    QStringList others;
-    for (std::size_t i = shown; i < key.entries.size(); ++i) {
-        const LegendEntry& e = key.entries[i];
-        if (e.number >= 0)
-            lo = std::min(lo, e.number), hi = std::max(hi, e.number);
-        else
-            others << e.label;
-    }
-    QStringList parts;
-    if (hi >= 0)
-        parts << (lo == hi ? QStringLiteral("%1 %2").arg(key.numbered).arg(lo)
-                           : QStringLiteral("%1 %2\u2013%3").arg(key.numbered).arg(lo).arg(hi));
-    parts << others;
-    return QStringLiteral("\u2026 %1 more (%2)").arg(key.entries.size() - shown).arg(parts.join(", "));
 }
 
 } // namespace bif::plot

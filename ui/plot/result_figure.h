@@ -35,6 +35,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -63,6 +64,9 @@ struct ColorKey {
 
 // The legend's last line when only `shown` of its entries fit: "… 14 more (periods 19–32)".
 QString legend_overflow(const ColorKey& key, std::size_t shown);
+
+// A value as the figure's texts print it: 4 significant digits.
+QString figure_number(double v);
 
 class ResultFigure {
   public:
@@ -162,6 +166,8 @@ class ResultFigure {
         std::uint32_t most = 0;
     };
     using Clock = std::chrono::steady_clock;
+    // owner_ and cell_source_ of a system not received yet
+    static constexpr std::uint32_t no_owner = std::numeric_limits<std::uint32_t>::max();
     // The columns beside its own that a point's run covers, left and right.
     struct Run {
         int left = 0, right = 0;

@@ -9,7 +9,8 @@ compile_small="bouncing brusselator chua logistic duffing vanderpol henon hodgki
   rossler standard"
 
 mode_compile() {
-  local models=${opt_models:-$compile_small} s label run b t
+  local models s label run b t
+  models=$(echo ${opt_models:-$compile_small}) # one line: bench_cuda_compile splits at spaces
   IFS=';' read -ra settings <<<"$opt_settings"
   export CUDA_CACHE_DISABLE=1
   build_targets bench_cuda_compile bifscope-cli $opt_kernels $opt_tests
