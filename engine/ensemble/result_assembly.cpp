@@ -13,6 +13,7 @@ static_assert(outcome_non_finite == int(study::SystemStatus::NonFinite));
 static_assert(outcome_section_not_reached == int(study::SystemStatus::SectionNotReached));
 static_assert(outcome_invalid_setup == int(study::SystemStatus::InvalidSetup));
 static_assert(outcome_escaped == int(study::SystemStatus::Escaped));
+static_assert(outcome_events_accumulate == int(study::SystemStatus::EventsAccumulate));
 
 namespace {
 

@@ -27,6 +27,8 @@ const char* name_of(SystemStatus status) {
         return "invalid_setup";
     case SystemStatus::Escaped:
         return "escaped";
+    case SystemStatus::EventsAccumulate:
+        return "events_accumulate";
     }
     return "?";
 }

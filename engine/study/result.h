@@ -48,6 +48,8 @@ enum class SystemStatus : std::uint8_t {
     SectionNotReached,  // no section crossing within section.max_time_between
     InvalidSetup,       // e.g. a non-positive period for this system's parameters
     Escaped,            // a state went beyond solver.bound: an outcome (a basin's escape to infinity)
+    EventsAccumulate,   // passed through an event's surface right after its reset turned back: the
+                        // crossings accumulate there (a Zeno point), where the model has no law left
 };
 const char* name_of(SystemStatus status);
 // Anything but NotRun, Ok, StoppedByModel and Escaped. An escaped system did what the study's bound

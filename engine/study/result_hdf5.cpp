@@ -76,7 +76,7 @@ void write_number_attribute(hid_t object, const char* name, hid_t type, T value)
 
 std::string status_codes() {
     std::string codes;
-    for (int code = 0; code <= static_cast<int>(SystemStatus::Escaped); ++code) {
+    for (int code = 0; code <= static_cast<int>(SystemStatus::EventsAccumulate); ++code) {
         if (code > 0) codes += '\n';
         codes += std::to_string(code);
         codes += ' ';

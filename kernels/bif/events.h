@@ -75,6 +75,21 @@ BIF_HD BIF_FORCEINLINE int pick(const int* g, int k, int count) {
     return v;
 }
 
+namespace detail {
+template <class M, class = void>
+struct event_gradient_of {
+    static constexpr bool provided = false;
+};
+template <class M>
+struct event_gradient_of<M, decltype(void(&M::event_gradient))> {
+    static constexpr bool provided = true;
+};
+} // namespace detail
+
+// Models with the event gradients of model_contract.h (generated ones always have them).
+template <class M>
+inline constexpr bool ProvidesEventGradient = detail::event_gradient_of<M>::provided;
+
 // Locates the crossing of event k inside [ta, tb] with the Illinois variant of regula falsi
 // (Dahlquist & Bjorck, Numerical Methods, 1974, Sect. 6.2.3): secant points, and the function
 // value kept at an end point that survives twice in a row is halved. g_a lies on the old side,

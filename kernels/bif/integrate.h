@@ -50,6 +50,7 @@ BIF_HD BIF_RARE Status start_steps(const Model& m, Stepper& st, SystemState<Mode
     if (!st.ready && !st.start(m, s.t, s.y, p)) return finish(s, Status::NonFinite);
     if (!s.events_ready) {
         m.events(s.t, s.y, p, s.g);
+        s.g_ahead = real(0);
         s.events_ready = true;
     }
     if (!(s.h > real(0)))
@@ -253,7 +254,11 @@ BIF_HD Status integrate_steps(const Model& m, Stepper& st, SystemState<Model>& s
             s.t_low = t_low_new;
             copy_n(y_new, n, s.y);
             copy_n(g_new, m.event_count(), s.g);
+            s.g_ahead = real(0);
             st.advance(n);
+            const bool passed = detail::passed_through_rebound(m, s, g_new);
+            s.rebound_event = -1;
+            if (passed) return detail::finish(s, Status::EventsAccumulate);
         }
         if (detail::beyond_bound(set, s.y, n)) return detail::finish(s, Status::Escaped);
         if (detail::settled_in_event_zone(m, s, ev)) return detail::finish(s, Status::StoppedByEvent);

@@ -34,6 +34,7 @@
 //   exponents: acc.sum[k] / acc.elapsed
 #pragma once
 
+#include "bif/events.h"
 #include "bif/kernel_support.h"
 
 namespace bif {
@@ -175,6 +176,17 @@ struct TangentModel {
     }
 
     BIF_HD void events(real t, const real* y, const real* p, real* g) const { base.events(t, y, p, g); }
+    // The base model's gradient on the state part (the tangent vectors do not enter g), dg/dt last;
+    // zeros without one.
+    BIF_HD void event_gradient(int k, real t, const real* y, const real* p, real* grad) const {
+        const int n = base.dimension();
+        real g[Model::num_states + 1] = {};
+        if constexpr (ProvidesEventGradient<Model>) base.event_gradient(k, t, y, p, g);
+        for (int i = 0; i <= dimension(); ++i)
+            grad[i] = real(0);
+        copy_n(g, n, grad);
+        grad[dimension()] = g[n];
+    }
     BIF_HD int event_direction(int k) const { return base.event_direction(k); }
     // Resets y by the model and maps every tangent vector by the saltation matrix (see the top).
     BIF_HD bool apply_reset(int k, real t, real* y, real* p) const {

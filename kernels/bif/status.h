@@ -14,6 +14,11 @@ enum class Status : unsigned char {
     NonFinite,       // NaN or infinity in the state or right-hand side that no step size could cure
     Escaped,         // a state component ended a step or iterate beyond SolverSettings::bound
     Running,         // inside integrate() only
+    // An event's reset turned the motion back to the event's old side, yet the next step ended on
+    // its new side with no crossing to locate: the state passed through the event's surface. The
+    // crossings accumulate there (a Zeno point: a ball chattering to rest on a table), where the
+    // model has no law left (a sticking phase) and following it would leave the surface behind.
+    EventsAccumulate,
 };
 
 // Ok and Running may be continued by another call; the others are final.

@@ -62,6 +62,67 @@ BIF_HD void look_past_event(const Model& m, typename Model::real t, typename Mod
         if (fired[k]) g[k] = g_later[k];
 }
 
+// The first event among `fired` (direction +1 or -1) whose reset turned the motion back to the
+// event's old side: the crossing speed dg/dt = dg/dy . f + dg/dt after the reset (f = f(t, y) at the
+// reset state) points away from its new side, as an impact's does. Its exact gradient resolves a
+// speed far below what a difference of g values near the surface could (their rounding is that of
+// g's terms). -1 for none, or for a model without event gradients.
+template <class Model>
+BIF_HD int rebound_event(const Model& m, typename Model::real t, const typename Model::real* y,
+                         const typename Model::real* p, const typename Model::real* f, const bool* fired) {
+    if constexpr (!ProvidesEventGradient<Model>) {
+        return -1;
+    } else {
+        using real = typename Model::real;
+        const int n = m.dimension();
+        for (int k = 0; k < m.event_count(); ++k) {
+            const int direction = m.event_direction(k);
+            if (!fired[k] || (direction != 1 && direction != -1)) continue;
+            real grad[Model::num_states + 1];
+            m.event_gradient(k, t, y, p, grad);
+            real speed = grad[n];
+            for (int i = 0; i < n; ++i)
+                speed += grad[i] * f[i];
+            if (direction == -1 ? speed > real(0) : speed < real(0)) return k;
+        }
+        return -1;
+    }
+}
+
+// Whether event k's surface, crossed at (t, y), was being left there: the crossing speed points to
+// the event's old side. Right after k's reset turned the motion back (s.rebound_event), such a
+// "crossing" is no motion through the surface but rounding: g within its evaluation's rounding of
+// zero on both sides, the motion too slow to leave that band (a Zeno point's last impacts).
+template <class Model>
+BIF_HD bool leaving_surface(const Model& m, int k, typename Model::real t, const typename Model::real* y,
+                            const typename Model::real* p) {
+    if constexpr (!ProvidesEventGradient<Model>) {
+        return false;
+    } else {
+        using real = typename Model::real;
+        const int n = m.dimension();
+        real grad[Model::num_states + 1], f[Model::num_states];
+        m.event_gradient(k, t, y, p, grad);
+        m.rhs(t, y, p, f);
+        real speed = grad[n];
+        for (int i = 0; i < n; ++i)
+            speed += grad[i] * f[i];
+        return m.event_direction(k) == -1 ? speed > real(0) : speed < real(0);
+    }
+}
+
+// Whether a step that ended with event values g_new, the first since the reset of s.rebound_event,
+// ended on that event's new side although no crossing was found in it: the state passed through the
+// surface its reset had just turned it back from (Status::EventsAccumulate).
+template <class Model>
+BIF_HD bool passed_through_rebound(const Model& m, const SystemState<Model>& s,
+                                   const typename Model::real* g_new) {
+    using real = typename Model::real;
+    if (s.rebound_event < 0) return false;
+    const real g = pick(g_new, s.rebound_event, m.event_count());
+    return m.event_direction(s.rebound_event) == -1 ? g <= real(0) : g >= real(0);
+}
+
 // Moves the system to (t, y) after an event ended the step there.
 template <class Model, class Stepper>
 BIF_HD StepEnd commit_event_point(const Model& m, Stepper& st, SystemState<Model>& s, typename Model::real t,
@@ -87,6 +148,8 @@ BIF_HD StepEnd commit_event_point(const Model& m, Stepper& st, SystemState<Model
     for (int i = 0; i < n; ++i)
         y_later[i] = s.y[i] + delta * st.f0[i];
     look_past_event(m, t, h, y_later, p, fired, s.g);
+    s.g_ahead = delta;
+    s.rebound_event = rebound_event(m, t, s.y, p, st.f0, fired);
     return StepEnd::Truncated;
 }
 
@@ -137,6 +200,15 @@ BIF_HD BIF_RARE StepEnd process_crossings(const Model& m, Stepper& st, SystemSta
         view.t1 = t_first;
         view.y1 = yb;
         obs.on_step(view);
+        if (first == s.rebound_event && leaving_surface(m, first, t_first, yb, p)) {
+            // the state stays where the crossings accumulate, unreset
+            s.t = t_first;
+            s.t_low = real(0);
+            copy_n(yb, n, s.y);
+            copy_n(gb, ne, s.g);
+            s.status = Status::EventsAccumulate;
+            return StepEnd::Stopped;
+        }
         // the located event, then any other event that crossed by the same point, in index order
         bool changed = false, stop = false;
         for (int k = 0; k < ne; ++k)
@@ -155,7 +227,9 @@ BIF_HD BIF_RARE StepEnd process_crossings(const Model& m, Stepper& st, SystemSta
             min_of(t_first + real(100) * epsilon<real>() * (m::fabs(t_first) + m::fabs(h)), t_new);
         view.state_at(t_later, yb);
         look_past_event(m, t_first, h, yb, p, fired, ga);
-        t_lo = t_first;
+        // ga holds the fired events' values at t_later: the search starts there, so that no root at
+        // the event point itself, where they lie on the new side, is found again
+        t_lo = t_later;
         t_hi = t_new;
         found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
     }
@@ -196,6 +270,14 @@ BIF_HD StepEnd process_step(const Model& m, Stepper& st, SystemState<Model>& s, 
     real ga[E] = {}, yb[N] = {}, gb[E] = {};
     copy_n(s.g, ne, ga);
     real t_lo = s.t, t_hi = t_new;
+    if (s.g_ahead > real(0)) {
+        // just after an event point the search starts past it, with this step's own values there:
+        // a root finder given the look-ahead value at the event point itself, where the step's dense
+        // output has the fired event on its new side, would find that point again
+        t_lo = min_of(s.t + s.g_ahead, t_new);
+        view.state_at(t_lo, yb);
+        m.events(t_lo, yb, p, ga);
+    }
     const bool found = bracket_first_crossing(m, view, p, t_lo, ga, t_hi, y_new, g_new, yb, gb);
     bool exact_zero = false;
     BIF_UNROLL

@@ -19,7 +19,9 @@ struct SystemState {
     real t_low = real(0); // compensation of t (Kahan): t + h in float drifts by ulp(t)/2 per step
     real h = real(0);     // step size carried to the next step and the next call (0: estimate)
     real y[N] = {};
-    real g[E] = {};          // event functions at (t, y) when events_ready
+    real g[E] = {};          // event functions at (t + g_ahead, y) when events_ready
+    real g_ahead = real(0);  // > 0 just after an event point: g is taken that far past it (look_past_event)
+    int rebound_event = -1;  // the event whose reset at t turned the motion back to its old side
     int event_count[E] = {}; // crossings of each event since the state was made
     int zone_steps = 0;      // consecutive accepted steps ending inside an event zone
     int stop_event = -1;     // the event that stopped the system

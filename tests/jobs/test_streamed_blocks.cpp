@@ -199,7 +199,7 @@ TEST_CASE("a failing block of a streamed run throws after the blocks beside it s
 
 TEST_CASE("status counts added block by block match a count by hand", "[jobs][streamed][summary]") {
     // every code, in a pattern that no block boundary lines up with
-    const int codes = int(study::SystemStatus::Escaped) + 1;
+    const int codes = int(study::SystemStatus::EventsAccumulate) + 1;
     std::vector<study::SystemStatus> all(1000);
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i] = static_cast<study::SystemStatus>((i * 7 + i / 13) % std::size_t(codes));

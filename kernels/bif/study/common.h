@@ -307,6 +307,8 @@ BIF_HD inline int outcome_of(Status r) {
         return outcome_non_finite;
     case Status::Escaped:
         return outcome_escaped;
+    case Status::EventsAccumulate:
+        return outcome_events_accumulate;
     default:
         return outcome_ok;
     }

@@ -48,7 +48,8 @@ enum OutcomeCode : int {
     outcome_non_finite = 5,
     outcome_section_not_reached = 6,
     outcome_invalid_setup = 7,
-    outcome_escaped = 8, // beyond the solver's bound: an outcome (a basin's escape), not a failure
+    outcome_escaped = 8,           // beyond the solver's bound: an outcome (a basin's escape), not a failure
+    outcome_events_accumulate = 9, // through an event's surface right after its reset turned back (Zeno)
 };
 
 BIF_HD constexpr bool is_failure_outcome(int outcome) {
