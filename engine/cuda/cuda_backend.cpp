@@ -118,7 +118,7 @@ class CudaBackend : public study::Backend {
     // A big model (more than rolled_loop_states states) whose module is not ready, in a program that
     // keeps compiling in the background (tiered_compile, the app): its whole-program module compiles
     // into the cache on the backend's thread while the job runs the study on the CPU. Even with its
-    // loops rolled such a module takes seconds to tens of seconds to compile (tests/bench/NOTES.md),
+    // loops rolled such a module takes seconds to tens of seconds to compile (tests/bench/README.md),
     // longer than the CPU takes for the study's first runs.
     std::string compile_in_background(const study::ResolvedStudy& study) override {
         const int states = int(study.model->num_states());

@@ -48,7 +48,7 @@ bool ensemble_outline_math(const std::string& model_source);
 // in kernels/bif/kernel_support.h): unrolled, the step kernel grows with the states (a copy of the
 // loop body per state, at every stage, solve and norm) where a loop's does not, and the arrays of
 // so big a model live in local memory either way. The 202-state Schnakenberg chain's module had not
-// compiled after 5 minutes on an H200 with every loop unrolled (tests/bench/NOTES.md, big models).
+// compiled after 5 minutes on an H200 with every loop unrolled (tests/bench/README.md, big models).
 // Such a model also keeps its once-per-system parts out of line in float (inline_cold), where their
 // copies of the carry through registers would be as long as the state.
 inline constexpr int rolled_loop_states = 32;

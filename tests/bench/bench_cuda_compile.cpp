@@ -21,7 +21,7 @@
 // (default Rkck45), e.g. Rodas4 or Rosenbrock23 for the stiff chains (schnakenberg_chain, linear_chain).
 // BENCH_COMPILE_DIR=DIR: the models of DIR instead of resources/models. BENCH_COMPILE_COLD_ONLY=1: the
 // cold compiles alone (no second compile into the cache, no cached compile, no fresh process).
-// BENCH_COMPILE_WHOLE=1: the whole-program module instead of the functions compiled apart.
+// BIFSCOPE_NVRTC_SEPARATE=0: the whole-program module (bifscope-cli's) instead of functions compiled apart.
 #include "bif/study/entry.h"
 #include "engine/cuda/context.h"
 #include "engine/cuda/device_info.h"
@@ -120,10 +120,7 @@ cuda::CompileRequest request_for(const model::Model& model, const Variant& v) {
     // does not); the environment's step-loop switches as for a study
     options.adaptive = true;
     options.one_observed_loop = true;
-    // double, cold parts out of line; BENCH_COMPILE_WHOLE=1: the whole-program module (bifscope-cli's,
-    // and the one the app's tiered compile builds in the background)
-    const char* whole = std::getenv("BENCH_COMPILE_WHOLE");
-    options.separate_functions = !model.is_map() && !(whole && std::string(whole) == "1");
+    options.separate_functions = !model.is_map(); // double, cold parts out of line
     cuda::apply_step_loop_switches(options);
     if (const char* observes = std::getenv("BENCH_COMPILE_OBSERVES");
         observes && std::string(observes) == "0")
