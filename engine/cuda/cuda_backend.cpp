@@ -115,6 +115,28 @@ class CudaBackend : public study::Backend {
         return true;
     }
 
+    // A big model (more than rolled_loop_states states) whose module is not ready, in a program that
+    // keeps compiling in the background (tiered_compile, the app): its whole-program module compiles
+    // into the cache on the backend's thread while the job runs the study on the CPU. Even with its
+    // loops rolled such a module takes seconds to tens of seconds to compile (tests/bench/README.md),
+    // longer than the CPU takes for the study's first runs.
+    std::string compile_in_background(const study::ResolvedStudy& study) override {
+        const int states = int(study.model->num_states());
+        if (!options_.tiered_compile || options_.quick_compile || states <= rolled_loop_states) return {};
+        if (!availability().available || ready(study)) return {};
+        try {
+            const ModulePlan plan = plan_modules(study);
+            const ModuleCompiler compiler;
+            if (!compiler.cache().enabled()) return {};
+            for (const Target& target : plan.targets)
+                if (!compiler.cached(plan.whole, target)) background_.start(plan.whole, target);
+        } catch (const std::exception&) {
+            return {}; // a run here reports it
+        }
+        return "cuda: the GPU module of this " + std::to_string(states) +
+               "-state model compiles in the background; this run is on the CPU, later runs on the GPU";
+    }
+
     // Blocks per multiprocessor from the kernel's register bound (without one, as ptxas allocates the
     // quick build's registers: assumed 2), ensemble_threads each, over the GPUs of the run.
     std::size_t parallel_systems(const study::ResolvedStudy& study) const override {

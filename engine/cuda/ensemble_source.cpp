@@ -75,6 +75,13 @@ int transcendental_calls(const std::string& model_source, std::string_view signa
 
 } // namespace
 
+int generated_model_states(const std::string& model_source) {
+    static constexpr std::string_view marker = "static constexpr int num_states = ";
+    const std::size_t at = model_source.find(marker);
+    if (at == std::string::npos) return 0;
+    return std::atoi(model_source.c_str() + at + marker.size());
+}
+
 bool ensemble_outline_math(const std::string& model_source) {
     const int rhs = transcendental_calls(model_source, "static void rhs(");
     const int events = transcendental_calls(model_source, "static void events(");
@@ -88,6 +95,8 @@ CompileRequest ensemble_request(const std::string& model_source, const std::stri
     std::string switches;
     if (options.outline_math.value_or(ensemble_outline_math(model_source)))
         switches += "#define BIF_OUTLINE_MATH\n";
+    if (options.roll_state_loops.value_or(generated_model_states(model_source) > rolled_loop_states))
+        switches += "#define BIF_ROLL_STATE_LOOPS\n";
     if (options.inline_cold) switches += "#define BIF_ENSEMBLE_INLINE_COLD\n";
     if (!switches.empty()) request.parts.push_back({"switches", switches});
     request.parts.push_back({"model", model_source});
@@ -114,7 +123,7 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     options.one_observed_loop = spec.spec().adaptive != 0;
     options.shared_parameters = shared_parameter_slots(study);
     options.bounded = study.study.solver.bound > 0;
-    options.inline_cold = precision == codegen::Precision::Float;
+    options.inline_cold = precision == codegen::Precision::Float && states <= rolled_loop_states;
     options.separate_functions = !options.inline_cold && !study.model->is_map();
     // a tuning switch for measurements (tests/device/round.sh compile --settings): 0 or 1 overrides the rule
     if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)
@@ -134,6 +143,8 @@ void apply_step_loop_switches(EnsembleKernelOptions& options) {
         options.one_observed_loop = false;
     if (const char* rare = std::getenv("BIFSCOPE_CUDA_OUTLINE_RARE"); rare && std::string_view(rare) == "0")
         options.outline_rare = false;
+    if (const char* roll = std::getenv("BIFSCOPE_CUDA_ROLL_STATE_LOOPS"); roll && *roll)
+        options.roll_state_loops = std::string_view(roll) != "0";
 }
 
 std::vector<int> shared_parameter_slots(const study::ResolvedStudy& study) {

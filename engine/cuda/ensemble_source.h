@@ -44,11 +44,24 @@ inline constexpr int outline_math_calls = 3;
 inline constexpr int event_evaluation_sites = 3;
 bool ensemble_outline_math(const std::string& model_source);
 
+// Above this many states the kernels keep their loops over the states as loops (BIF_ROLL_STATE_LOOPS
+// in kernels/bif/kernel_support.h): unrolled, the step kernel grows with the states (a copy of the
+// loop body per state, at every stage, solve and norm) where a loop's does not, and the arrays of
+// so big a model live in local memory either way. The 202-state Schnakenberg chain's module had not
+// compiled after 5 minutes on an H200 with every loop unrolled (tests/bench/README.md, big models).
+// Such a model also keeps its once-per-system parts out of line in float (inline_cold), where their
+// copies of the carry through registers would be as long as the state.
+inline constexpr int rolled_loop_states = 32;
+// The states of a generated model (its num_states constant); 0 when the text has none.
+int generated_model_states(const std::string& model_source);
+
 // What the entry lines tell the kernel headers about the study, each a compile-time switch.
 struct EnsembleKernelOptions {
     int min_blocks = ensemble_min_blocks_default; // BIF_ENSEMBLE_MIN_BLOCKS
     // BIF_OUTLINE_MATH; unset: ensemble_outline_math of the model source
     std::optional<bool> outline_math;
+    // BIF_ROLL_STATE_LOOPS; unset: whether the model source has more than rolled_loop_states states
+    std::optional<bool> roll_state_loops;
     // BIF_ENSEMBLE_INLINE_COLD: the programs' once-per-system parts inlined into the kernel (bif/study/
     // common.h). Set for float studies: out of line they cost Lorenz RK4 float 4-7% of its speed on an
     // H100, while in double they cost nothing measurable and save 35-45% of the compile.
@@ -89,7 +102,8 @@ int ensemble_max_registers(int min_blocks);
 // --settings` compares kernels under them): BIFSCOPE_CUDA_EVERY_STEP_LOOP=1
 // compiles every loop the kernel may choose at run time, as before BIF_ENSEMBLE_ADAPTIVE and
 // BIF_ENSEMBLE_OBSERVES_STEPS 2; BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0 only the observer's second loop;
-// BIFSCOPE_CUDA_OUTLINE_RARE=0 keeps the rare paths inlined in a separately compiled module too.
+// BIFSCOPE_CUDA_OUTLINE_RARE=0 keeps the rare paths inlined in a separately compiled module too;
+// BIFSCOPE_CUDA_ROLL_STATE_LOOPS=0 or 1 overrides the rolled_loop_states rule.
 void apply_step_loop_switches(EnsembleKernelOptions& options);
 
 // The lines after the model: the kernels for `program` (bif::ensemble::ProgramCode) and

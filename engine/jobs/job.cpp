@@ -1,6 +1,7 @@
 #include "engine/jobs/job.h"
 
 #include "engine/jobs/block_memory.h"
+#include "engine/jobs/deferred_compile.h"
 #include "engine/jobs/kept_run.h"
 #include "engine/jobs/pass_runner.h"
 
@@ -192,9 +193,10 @@ void Job::Shared::run(const BackendRegistry& registry) {
     };
     study::RunControl control(cancel, sink, options.threads, options.memory_budget_bytes,
                               options.progress_interval);
-    const BackendSelection selection =
-        registry.select(options.backend.value_or(study->study.backend), *study, &control);
+    const study::BackendChoice choice = options.backend.value_or(study->study.backend);
+    BackendSelection selection = registry.select(choice, *study, &control);
     if (!selection.backend) return finish(JobState::Failed, nullptr, selection.failure);
+    run_on_cpu_while_compiling(registry, choice, *study, selection);
     study::Result r;
     try {
         r = run_on(*selection.backend, control);

@@ -111,6 +111,12 @@ class Backend {
     // A backend of the same kind whose code compiles in a fraction of the time (and runs slower), for
     // the preview passes of a job while this one compiles; null when there is none.
     virtual std::shared_ptr<Backend> quick_stand_in() { return nullptr; }
+    // Where a run of this study would first wait long for its code (a big model's GPU module) and
+    // this backend may compile it in the background instead: starts that compile, into its cache for
+    // the study's later runs, and returns a one-line note for the run that goes to another backend
+    // meanwhile (jobs: auto's choice then runs on the CPU). Empty, starting nothing, where the study
+    // runs here without such a wait or the program runs no background compiles (the default).
+    virtual std::string compile_in_background(const ResolvedStudy&) { return {}; }
     // How many of this study's systems the backend runs side by side in the time of one (the
     // resident threads of a GPU kernel, over every GPU it would use); 0 where each system has a thread
     // of the run to itself (the CPU). A progressive job sizes its blocks by it: on a GPU a pass of

@@ -26,6 +26,7 @@ BIF_HD bool beyond_bound(const SolverSettings<Real, N>& set, const Real* y, int 
     if (!(set.bound > Real(0))) return false;
     const int k = n < set.bounded ? n : set.bounded;
     bool out = false;
+    BIF_STATE_LOOP
     for (int i = 0; i < k; ++i)
         out = out || m::fabs(y[i]) > set.bound;
     return out;

@@ -7,7 +7,20 @@
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define BIF_PRAGMA(x) _Pragma(#x)
+// Loops over the states (and the events, observables, tangent vectors) unroll fully: a small model's
+// arrays then live in registers. BIF_ROLL_STATE_LOOPS, which the CUDA backend defines for big models
+// (engine/cuda/ensemble_source.h, rolled_loop_states), keeps them loops instead: unrolled, a 202-state
+// model's stepper, error norm and dense output were hundreds of thousands of instructions that NVRTC
+// had not compiled after minutes, for arrays that live in local memory anyway.
+// BIF_STATE_LOOP marks a loop over the states that has no unroll hint otherwise (the compiler's
+// choice: NVVM unrolled a 1000-state model's block set-up loop fully on its own); a loop for big models.
+#if defined(BIF_ROLL_STATE_LOOPS)
+#define BIF_UNROLL _Pragma("unroll 1")
+#define BIF_STATE_LOOP _Pragma("unroll 1")
+#else
 #define BIF_UNROLL _Pragma("unroll")
+#define BIF_STATE_LOOP
+#endif
 // Unrolls only while `limit` (a constant expression, template arguments allowed) is > 1: the
 // O(N^3) loops of a dense LU are unrolled for small systems and left as loops for large ones.
 #define BIF_UNROLL_IF(limit) BIF_PRAGMA(unroll(limit))
@@ -15,6 +28,7 @@
 #define BIF_ROLLED _Pragma("unroll 1")
 #else
 #define BIF_UNROLL
+#define BIF_STATE_LOOP
 #define BIF_UNROLL_IF(limit)
 #define BIF_ROLLED
 #endif

@@ -17,6 +17,11 @@
 // before session 9 (the fixed-step loop that bif/study/common.h's BIF_ENSEMBLE_ADAPTIVE leaves out,
 // the second loop of BIF_ENSEMBLE_OBSERVES_STEPS 2); BIFSCOPE_CUDA_ONE_OBSERVED_LOOP=0: the latter.
 // BENCH_COMPILE_DUMP=DIR: each program's text into DIR/<model>_<variant>.cu (for NVRTC's --time).
+// BENCH_COMPILE_METHOD=Rodas4: the method tag of bif::ensemble::methods the program integrates with
+// (default Rkck45), e.g. Rodas4 or Rosenbrock23 for the stiff chains (schnakenberg_chain, linear_chain).
+// BENCH_COMPILE_DIR=DIR: the models of DIR instead of resources/models. BENCH_COMPILE_COLD_ONLY=1: the
+// cold compiles alone (no second compile into the cache, no cached compile, no fresh process).
+// BIFSCOPE_NVRTC_SEPARATE=0: the whole-program module (bifscope-cli's) instead of functions compiled apart.
 #include "bif/study/entry.h"
 #include "engine/cuda/context.h"
 #include "engine/cuda/device_info.h"
@@ -33,6 +38,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace bif;
@@ -40,6 +46,17 @@ using namespace bif;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// CPU time of this process and its waited-for children (a compile in a child process included): on a
+// shared build machine the wall time of a compile says more about the other jobs than about it.
+double cpu_seconds() {
+    rusage self{}, children{};
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &children);
+    const auto seconds = [](const timeval& t) { return double(t.tv_sec) + 1e-6 * double(t.tv_usec); };
+    return seconds(self.ru_utime) + seconds(self.ru_stime) + seconds(children.ru_utime) +
+           seconds(children.ru_stime);
+}
 
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -112,8 +129,10 @@ cuda::CompileRequest request_for(const model::Model& model, const Variant& v) {
     options.min_blocks = v.backend_choice || v.min_blocks < 0
                              ? cuda::ensemble_min_blocks(codegen::Precision::Double, states)
                              : v.min_blocks;
-    cuda::CompileRequest compile = cuda::ensemble_request(codegen::generate_source(request), "BifModel",
-                                                          ensemble::program_sections, "Rkck45", options);
+    const char* method = std::getenv("BENCH_COMPILE_METHOD");
+    cuda::CompileRequest compile =
+        cuda::ensemble_request(codegen::generate_source(request), "BifModel", ensemble::program_sections,
+                               method && *method ? method : "Rkck45", options);
     compile.extra_options = v.options;
     return compile;
 }
@@ -174,10 +193,15 @@ int main(int argc, char** argv) {
     cold.warm_up(target);
     std::printf("NVRTC %s, target %s\n", nvrtc.version_text().c_str(), target.name().c_str());
     std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(bench::source_path("resources/models")))
+    const char* model_dir = std::getenv("BENCH_COMPILE_DIR");
+    for (const auto& entry : std::filesystem::directory_iterator(
+             model_dir && *model_dir ? std::filesystem::path(model_dir)
+                                     : std::filesystem::path(bench::source_path("resources/models"))))
         if (entry.path().extension() == ".ode" && wanted(entry.path())) files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     const std::vector<Variant> variants = variants_from_environment();
+    const char* cold_text = std::getenv("BENCH_COMPILE_COLD_ONLY");
+    const bool cold_only = cold_text && std::string(cold_text) == "1";
     int failures = 0;
     double worst_cached = 0.0;
     for (const auto& file : files) {
@@ -193,17 +217,20 @@ int main(int argc, char** argv) {
                 std::ofstream(std::string(dump) + "/" + file.stem().string() + "_" + v.label + ".cu")
                     << cuda::ModuleCompiler::program_text(compile);
             try {
+                const double cpu_before = cpu_seconds();
                 const auto a = cold.compile(compile, target);
+                const double cpu = cpu_seconds() - cpu_before;
                 std::string options;
                 for (const auto& o : compile.extra_options)
                     options += " " + o;
-                std::printf("%-24s %2zu states  %-10s cold %7.3f s  image %4zu kB  bound %s%s\n",
-                            file.filename().c_str(), parsed.model->num_states(), v.label.c_str(), a.seconds(),
-                            a.image().size() / 1024,
-                            compile.parts.back().text.find("MIN_BLOCKS") == std::string::npos ? "none"
-                                                                                              : "set",
-                            options.c_str());
-                if (!v.backend_choice) continue;
+                std::printf(
+                    "%-24s %2zu states  %-10s cold %7.3f s (CPU %7.3f s)  source %5zu kB  image %4zu kB  "
+                    "bound %s%s\n",
+                    file.filename().c_str(), parsed.model->num_states(), v.label.c_str(), a.seconds(), cpu,
+                    cuda::ModuleCompiler::program_text(compile).size() / 1024, a.image().size() / 1024,
+                    compile.parts.back().text.find("MIN_BLOCKS") == std::string::npos ? "none" : "set",
+                    options.c_str());
+                if (!v.backend_choice || cold_only) continue;
                 cached.compile(compile, target); // fills the cache
                 const auto b = cached.compile(compile, target);
                 worst_cached = std::max(worst_cached, b.seconds());

@@ -74,6 +74,7 @@ struct IterationMatrix<Model, true> {
         const int n = m.dimension();
         m.jacobian_band(t, y, p, a);
         // the band rows kl .. rows-1 hold J; the fill rows above are cleared by band_lu_factor
+        BIF_ROLLED
         for (int j = 0; j < n; ++j) {
             for (int r = kl; r < rows; ++r)
                 a[j * rows + r] *= -beta;

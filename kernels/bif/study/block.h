@@ -71,6 +71,7 @@ BIF_HD Block<Model> make_block(const Model& m, const StudySpec& s) {
     Block<Model> b;
     const int n = m.dimension();
     b.analysis = s.analysis;
+    BIF_STATE_LOOP
     for (int i = 0; i < n; ++i) {
         b.solver.rtol[i] = real(s.rtol[i]);
         b.solver.atol[i] = real(s.atol[i]);

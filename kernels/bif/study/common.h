@@ -69,6 +69,7 @@ BIF_HD void system_inputs(const Model& m, const Block<Model>& b, const View<type
     const int n = m.dimension();
     for (int i = 0; i < m.param_slot_count(); ++i)
         p[i] = b.parameters[i];
+    BIF_STATE_LOOP
     for (int i = 0; i < n; ++i)
         y0[i] = v.initial_override ? v.initial_override[index_t(i) * v.stride + system] : b.initial[i];
     // Slots are written through select loops over the compile-time capacities, never p[slot] with
