@@ -146,3 +146,26 @@ TEST_CASE("an orbit study whose start finds no orbit says why", "[continuation][
     REQUIRE(r.resolved);
     CHECK_THROWS_WITH(cont::run_orbit_study(*r.resolved), Catch::Contains("not finite"));
 }
+
+TEST_CASE("an autonomous orbit study: the Van der Pol limit cycle's period at mu = 1",
+          "[continuation][study][orbit]") {
+    // The commonly quoted period of the mu = 1 limit cycle, T = 6.66328686 (the shooting study must
+    // reach it from a rough guess of 6.5 after a short transient).
+    const auto r = resolve(R"({"bifscope_study": 1,
+      "model": {"text": "par mu=1\nx'=y\ny'=mu*(1-x^2)*y-x\ndone\n"},
+      "analysis": {"kind": "orbit_continuation", "parameter": "mu", "from": 0.5, "to": 2,
+                   "orbit": {"kind": "autonomous", "period": 6.5, "segments": 8, "transient_periods": 5},
+                   "start": {"x": 2, "y": 0}, "direction": "up", "step": 0.05, "max_step": 0.1,
+                   "max_points": 10}})");
+    INFO(problem_text(r.problems));
+    REQUIRE(r.resolved);
+    const cont::OrbitStudyOutcome outcome = cont::run_orbit_study(*r.resolved);
+    REQUIRE(outcome.branch.points.size() > 2);
+    CHECK(outcome.unknown_names == std::vector<std::string>{"x", "y", "T"});
+    const auto& start = outcome.branch.points.front();
+    CHECK(start.parameter == 1.0);
+    CHECK(start.period == Approx(6.6632868593).margin(1e-8));
+    CHECK(start.stability.stable());
+    // The period grows with mu on the way to the relaxation regime.
+    CHECK(outcome.branch.points.back().period > start.period);
+}
