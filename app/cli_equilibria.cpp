@@ -3,6 +3,7 @@
 #include "cli_commands.h"
 #include "cli_paths.h"
 #include "engine/continuation/equilibrium_csv.h"
+#include "engine/continuation/orbit_study_csv.h"
 #include "engine/model/input_file.h"
 #include "engine/study/equilibrium_study.h"
 
@@ -16,8 +17,9 @@ namespace bif::cli {
 namespace {
 
 constexpr const char* usage =
-    "usage: bifscope-cli run STUDY.json [--out result.csv] [--check] [--quiet]  (an equilibrium or "
-    "continuation study: it runs on the CPU; --backend, --gpus and the block options do not apply)\n";
+    "usage: bifscope-cli run STUDY.json [--out result.csv] [--check] [--quiet]  (an equilibrium, "
+    "continuation or orbit study: it runs on the CPU; --backend, --gpus and the block options do not "
+    "apply)\n";
 
 struct Arguments {
     std::string study_path, out_path;
@@ -51,10 +53,37 @@ std::string shortest(double v) {
 std::string describe(const study::ResolvedEquilibriumStudy& r) {
     std::string text = std::string(study::name_of(r.study.analysis)) + ", " +
                        std::to_string(r.model->num_states()) + " states";
+    if (r.study.is_orbit()) text += std::string(", ") + study::name_of(r.study.orbit.kind) + " orbit";
     if (r.study.is_continuation())
         text +=
             ", " + r.study.parameter + " in [" + shortest(r.study.from) + ", " + shortest(r.study.to) + "]";
     return text;
+}
+
+// An orbit_continuation study: the branch through the start orbit.
+int run_orbit(const Arguments& a, const study::ResolvedEquilibriumStudy& r, std::ostream& out,
+              std::ostream& err) {
+    cont::OrbitStudyOutcome outcome;
+    try {
+        outcome = cont::run_orbit_study(r);
+    } catch (const std::invalid_argument& e) {
+        err << a.study_path << ": error: model: " << e.what() << "\n";
+        return ModelErrors;
+    } catch (const std::runtime_error& e) {
+        err << a.study_path << ": error: analysis.start: " << e.what() << "\n";
+        return RunFailed;
+    }
+    if (!a.quiet) {
+        err << "bifscope-cli: " << describe(r) << ": " << outcome.branch.points.size() << " points\n";
+        for (const std::string& note : outcome.notes)
+            err << "bifscope-cli: " << note << "\n";
+    }
+    auto write = [&](std::ostream& o) { cont::write_orbit_study_csv(o, r, outcome); };
+    if (a.out_path.empty()) {
+        write(out);
+        return flush_result(out, err);
+    }
+    return write_output(a.out_path, write, err);
 }
 
 } // namespace
@@ -86,6 +115,7 @@ int run_equilibrium_study(const std::vector<std::string>& args, std::ostream& ou
     }
     if (!a->out_path.empty())
         if (const int status = check_output_path(a->out_path, {a->study_path}, err)) return status;
+    if (loaded.resolved->study.is_orbit()) return run_orbit(*a, *loaded.resolved, out, err);
     cont::EquilibriumStudyOutcome outcome;
     try {
         outcome = cont::run_equilibrium_study(*loaded.resolved);

@@ -104,6 +104,8 @@ void write_equilibrium_study_csv(std::ostream& out, const study::ResolvedEquilib
         return write_branches(out, r, outcome.branches);
     case study::EquilibriumAnalysis::Curves:
         return write_curves(out, r, outcome.curves);
+    case study::EquilibriumAnalysis::OrbitContinuation: // orbit_study_csv.h writes those
+        return;
     }
 }
 

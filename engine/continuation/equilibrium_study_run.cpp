@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace bif::cont {
 
@@ -115,6 +116,7 @@ void continue_curves(const ModelEquations& eq, const study::ResolvedEquilibriumS
 
 EquilibriumStudyOutcome run_equilibrium_study(const study::ResolvedEquilibriumStudy& r,
                                               const std::atomic<bool>* cancel) {
+    if (r.study.is_orbit()) throw std::invalid_argument("an orbit study runs through run_orbit_study");
     const bool continuation = r.study.is_continuation();
     const bool curves = r.study.analysis == study::EquilibriumAnalysis::Curves;
     const ModelEquations eq(*r.model, curves         ? std::vector<int>{r.parameter, r.second_parameter}

@@ -1,6 +1,7 @@
 // Equilibrium studies: the equilibria of a flow at fixed parameters, the continuation of equilibria
-// in one parameter, and the curves of their fold and Hopf points in two. Study files with
-// `"analysis": {"kind": "equilibria" | "continuation" | "curves"}`
+// in one parameter, the curves of their fold and Hopf points in two, and the continuation of a
+// periodic orbit in one parameter. Study files with
+// `"analysis": {"kind": "equilibria" | "continuation" | "curves" | "orbit_continuation"}`
 // (resources/studies/README.md, "Equilibria and continuation"). They share the top-level keys of an
 // ensemble study (bifscope_study, title, description, model, parameters) but no sweep, solver or
 // backend: they run on the CPU through engine/continuation, not through the ensemble programs.
@@ -18,8 +19,23 @@
 
 namespace bif::study {
 
-enum class EquilibriumAnalysis { Equilibria, Continuation, Curves };
+enum class EquilibriumAnalysis { Equilibria, Continuation, Curves, OrbitContinuation };
 enum class ContinuationDirection { Up, Down, Both };
+// The period map whose fixed point is the orbit (engine/continuation/orbit_problem.h).
+enum class OrbitKind { Map, Stroboscopic, Autonomous };
+
+// orbit_continuation: the orbit near `start`, a fixed point of its period map.
+struct OrbitSpec {
+    OrbitKind kind = OrbitKind::Map;
+    int k = 1;                  // map: iterates; stroboscopic: forcing periods (not autonomous)
+    std::string forcing_period; // stroboscopic: a formula of the parameters, e.g. "2*pi/omega"
+    double period = 0.0;        // autonomous: the guess of the period T (model time)
+    int segments = 4;           // stroboscopic: per forcing period; autonomous: over the orbit
+    // Applications of the period map (k iterates, k forcing periods, one period guess) from the
+    // start before Newton, to settle onto an attractor first.
+    int transient_periods = 0;
+    double rtol = 1e-10, atol = 1e-12; // flows: the integration's tolerances
+};
 
 struct StateRange {
     std::string state; // a state name, or "*" for every state not named
@@ -56,7 +72,11 @@ struct EquilibriumStudy {
     std::string second_parameter;
     double second_from = 0.0;
     double second_to = 0.0;
+
+    OrbitSpec orbit; // orbit_continuation (needs `start`; no box)
+
     bool is_continuation() const { return analysis != EquilibriumAnalysis::Equilibria; }
+    bool is_orbit() const { return analysis == EquilibriumAnalysis::OrbitContinuation; }
 };
 
 // The analysis kind a study file's text names when it is an equilibrium study; nullopt for any
@@ -74,11 +94,12 @@ std::string write_equilibrium_study_json(const EquilibriumStudy& study);
 struct ResolvedEquilibriumStudy {
     EquilibriumStudy study;
     std::shared_ptr<const model::Model> model;
-    std::vector<double> parameters;   // the P user parameters after the overrides
-    std::vector<double> lower, upper; // the box, per state
-    int parameter = -1;               // continuation: the user parameter's index
-    int second_parameter = -1;        // curves: the second user parameter's index
-    std::vector<double> start;        // continuation: the start state, or empty (search the box)
+    std::vector<double> parameters;            // the P user parameters after the overrides
+    std::vector<double> lower, upper;          // the box, per state
+    int parameter = -1;                        // continuation: the user parameter's index
+    int second_parameter = -1;                 // curves: the second user parameter's index
+    std::vector<double> start;                 // continuation: the start state, or empty (search the box)
+    std::optional<sym::NodeId> forcing_period; // stroboscopic orbits: the formula, in model->pool
 };
 
 struct EquilibriumResolveResult {
@@ -92,5 +113,6 @@ EquilibriumResolveResult load_equilibrium_study_file(const std::string& path);
 
 const char* name_of(EquilibriumAnalysis v);
 const char* name_of(ContinuationDirection v);
+const char* name_of(OrbitKind v);
 
 } // namespace bif::study

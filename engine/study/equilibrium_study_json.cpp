@@ -8,7 +8,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kinds = "'equilibria', 'continuation' or 'curves'";
+constexpr const char* kinds = "'equilibria', 'continuation', 'curves' or 'orbit_continuation'";
 
 // {"name": number, ...} into ordered pairs.
 void read_numbers(JsonFields& fields, const std::string& key,
@@ -73,6 +73,38 @@ void read_start(JsonFields& fields, EquilibriumStudy& s, Problems& problems) {
     }
 }
 
+// "orbit": {"kind": "map" | "stroboscopic" | "autonomous", ...}
+void read_orbit(JsonFields& analysis, OrbitSpec& o, Problems& problems) {
+    const json* v = analysis.value("orbit");
+    if (!v) return analysis.error("orbit", "missing the orbit: {\"kind\": \"map\", \"k\": 1} or similar");
+    JsonFields fields(*v, analysis.path_of("orbit"), problems);
+    if (!v->is_object()) return fields.finish();
+    std::string kind;
+    if (!fields.text("kind", kind))
+        fields.error("kind", "missing the orbit's kind: 'map', 'stroboscopic' or 'autonomous'");
+    else if (kind == "map")
+        o.kind = OrbitKind::Map;
+    else if (kind == "stroboscopic")
+        o.kind = OrbitKind::Stroboscopic;
+    else if (kind == "autonomous")
+        o.kind = OrbitKind::Autonomous;
+    else
+        fields.error("kind",
+                     "unknown value '" + kind + "'; expected one of 'map', 'stroboscopic', 'autonomous'");
+    if (o.kind != OrbitKind::Autonomous) fields.whole_number("k", o.k);
+    if (o.kind == OrbitKind::Stroboscopic && !fields.text("forcing_period", o.forcing_period))
+        fields.error("forcing_period", "missing the forcing period's formula (e.g. \"2*pi/omega\")");
+    if (o.kind == OrbitKind::Autonomous && !fields.number("period", o.period))
+        fields.error("period", "missing the guess of the orbit's period");
+    if (o.kind != OrbitKind::Map) {
+        fields.whole_number("segments", o.segments);
+        fields.number("rtol", o.rtol);
+        fields.number("atol", o.atol);
+    }
+    fields.whole_number("transient_periods", o.transient_periods);
+    fields.finish();
+}
+
 void read_analysis(JsonFields& root, EquilibriumStudy& s, Problems& problems) {
     const json* v = root.value("analysis");
     if (!v) return problems.push_back({ProblemSeverity::Error, "analysis", "missing analysis"});
@@ -85,10 +117,19 @@ void read_analysis(JsonFields& root, EquilibriumStudy& s, Problems& problems) {
         s.analysis = EquilibriumAnalysis::Continuation;
     else if (kind == "curves")
         s.analysis = EquilibriumAnalysis::Curves;
+    else if (kind == "orbit_continuation")
+        s.analysis = EquilibriumAnalysis::OrbitContinuation;
     else
         return fields.error("kind", "not an equilibrium study; expected " + std::string(kinds));
-    read_box(fields, s.box, problems);
-    fields.whole_number("starts", s.starts);
+    if (s.is_orbit()) {
+        read_orbit(fields, s.orbit, problems);
+        const json* start = fields.value("start");
+        if (!start || start->is_string())
+            fields.error("start", "an orbit needs a start state: {\"x\": 0.5, ...}");
+    } else {
+        read_box(fields, s.box, problems);
+        fields.whole_number("starts", s.starts);
+    }
     if (s.is_continuation()) {
         if (!fields.text("parameter", s.parameter) && v->is_object())
             fields.error("parameter", "missing the continued parameter's name");
@@ -121,6 +162,7 @@ std::optional<EquilibriumAnalysis> equilibrium_analysis_of(std::string_view json
     if (kind == "equilibria") return EquilibriumAnalysis::Equilibria;
     if (kind == "continuation") return EquilibriumAnalysis::Continuation;
     if (kind == "curves") return EquilibriumAnalysis::Curves;
+    if (kind == "orbit_continuation") return EquilibriumAnalysis::OrbitContinuation;
     return std::nullopt;
 }
 
@@ -170,11 +212,25 @@ std::string write_equilibrium_study_json(const EquilibriumStudy& s) {
     if (!parameters.empty()) root["parameters"] = parameters;
     json analysis = json::object();
     analysis["kind"] = name_of(s.analysis);
-    json box = json::object();
-    for (const StateRange& r : s.box)
-        box[r.state] = json::array({r.lower, r.upper});
-    analysis["box"] = box;
-    analysis["starts"] = s.starts;
+    if (s.is_orbit()) {
+        json orbit = {{"kind", name_of(s.orbit.kind)}};
+        if (s.orbit.kind != OrbitKind::Autonomous) orbit["k"] = s.orbit.k;
+        if (s.orbit.kind == OrbitKind::Stroboscopic) orbit["forcing_period"] = s.orbit.forcing_period;
+        if (s.orbit.kind == OrbitKind::Autonomous) orbit["period"] = s.orbit.period;
+        if (s.orbit.kind != OrbitKind::Map) {
+            orbit["segments"] = s.orbit.segments;
+            orbit["rtol"] = s.orbit.rtol;
+            orbit["atol"] = s.orbit.atol;
+        }
+        orbit["transient_periods"] = s.orbit.transient_periods;
+        analysis["orbit"] = orbit;
+    } else {
+        json box = json::object();
+        for (const StateRange& r : s.box)
+            box[r.state] = json::array({r.lower, r.upper});
+        analysis["box"] = box;
+        analysis["starts"] = s.starts;
+    }
     if (s.is_continuation()) {
         analysis["parameter"] = s.parameter;
         analysis["from"] = s.from;
@@ -205,7 +261,12 @@ std::string write_equilibrium_study_json(const EquilibriumStudy& s) {
 const char* name_of(EquilibriumAnalysis v) {
     return v == EquilibriumAnalysis::Equilibria     ? "equilibria"
            : v == EquilibriumAnalysis::Continuation ? "continuation"
-                                                    : "curves";
+           : v == EquilibriumAnalysis::Curves       ? "curves"
+                                                    : "orbit_continuation";
+}
+
+const char* name_of(OrbitKind v) {
+    return v == OrbitKind::Map ? "map" : v == OrbitKind::Stroboscopic ? "stroboscopic" : "autonomous";
 }
 
 const char* name_of(ContinuationDirection v) {

@@ -1,4 +1,5 @@
 #include "engine/model/input_file.h"
+#include "engine/model/parse.h"
 #include "engine/study/equilibrium_study.h"
 #include "engine/study/resolve_parts.h"
 
@@ -13,7 +14,23 @@ void error(Problems& problems, std::string path, std::string message) {
     problems.push_back({ProblemSeverity::Error, std::move(path), std::move(message)});
 }
 
+void check_orbit_values(const OrbitSpec& o, Problems& problems) {
+    if (o.k < 1 || o.k > 100000)
+        error(problems, "analysis.orbit.k", "must be between 1 and 100000, got " + std::to_string(o.k));
+    if (o.segments < 1 || o.segments > 10000)
+        error(problems, "analysis.orbit.segments",
+              "must be between 1 and 10000, got " + std::to_string(o.segments));
+    if (o.transient_periods < 0 || o.transient_periods > 10'000'000)
+        error(problems, "analysis.orbit.transient_periods",
+              "must be between 0 and 10000000, got " + std::to_string(o.transient_periods));
+    if (o.kind == OrbitKind::Autonomous && (!std::isfinite(o.period) || !(o.period > 0.0)))
+        error(problems, "analysis.orbit.period", "the period's guess must be finite and > 0");
+    if (!(o.rtol > 0.0) || !(o.atol > 0.0) || !std::isfinite(o.rtol) || !std::isfinite(o.atol))
+        error(problems, "analysis.orbit.rtol", "the tolerances rtol and atol must be finite and > 0");
+}
+
 void check_values(const EquilibriumStudy& s, Problems& problems) {
+    if (s.is_orbit()) check_orbit_values(s.orbit, problems);
     if (s.starts < 1 || s.starts > 10'000'000)
         error(problems, "analysis.starts", "must be between 1 and 10000000, got " + std::to_string(s.starts));
     for (const StateRange& r : s.box)
@@ -70,7 +87,8 @@ void resolve_box(const EquilibriumStudy& s, const model::Model& m, ResolvedEquil
         r.upper[std::size_t(i)] = range.upper;
         given[std::size_t(i)] = true;
     }
-    const bool needs_box = s.analysis == EquilibriumAnalysis::Equilibria || s.start.empty();
+    const bool needs_box =
+        s.analysis == EquilibriumAnalysis::Equilibria || (s.start.empty() && !s.is_orbit());
     for (std::size_t i = 0; i < n; ++i) {
         if (given[i]) continue;
         if (rest) {
@@ -133,6 +151,33 @@ void resolve_continuation(const EquilibriumStudy& s, const model::Model& m, Reso
         if (!given[i]) error(problems, "analysis.start", "no value for state '" + m.states[i].name + "'");
 }
 
+// The forcing period's formula, parsed into the model's pool: parameters only.
+void resolve_forcing_period(const EquilibriumStudy& s, model::Model& m, ResolvedEquilibriumStudy& r,
+                            Problems& problems) {
+    const std::string path = "analysis.orbit.forcing_period";
+    model::ExpressionResult parsed = model::parse_expression(m, s.orbit.forcing_period);
+    for (const auto& d : parsed.diagnostics)
+        if (d.severity != model::Severity::Note)
+            problems.push_back(detail::problem_from_diagnostic(d, path, false));
+    if (model::has_errors(parsed.diagnostics) || !parsed.node) return;
+    if (m.pool.depends_on_state_or_time(*parsed.node))
+        return error(problems, path,
+                     "the forcing period may depend on parameters only, not on the state or t");
+    r.forcing_period = *parsed.node;
+}
+
+// An orbit's period map fits the model's kind: iterates for a map, a flow otherwise.
+void check_orbit_model(const EquilibriumStudy& s, const model::Model& m, Problems& problems) {
+    if (m.num_states() == 0) error(problems, "model", "the model has no equations");
+    if (s.orbit.kind == OrbitKind::Map && !m.is_map())
+        error(problems, "analysis.orbit.kind",
+              "'map' needs a map model (x(t+1)=...); this one is a flow: use 'stroboscopic' or 'autonomous'");
+    if (s.orbit.kind != OrbitKind::Map && m.is_map())
+        error(problems, "analysis.orbit.kind",
+              std::string("'") + name_of(s.orbit.kind) +
+                  "' needs a flow (x'=...); this model is a map: use 'map'");
+}
+
 // The model itself: equilibria need an autonomous flow.
 void check_model(const model::Model& m, Problems& problems) {
     if (m.num_states() == 0) error(problems, "model", "the model has no differential equations");
@@ -155,10 +200,15 @@ EquilibriumResolveResult resolve_equilibrium_study(const EquilibriumStudy& s,
     if (!parsed) return result;
     auto r = std::make_shared<ResolvedEquilibriumStudy>();
     r->study = s;
-    check_model(*parsed, result.problems);
+    if (s.is_orbit())
+        check_orbit_model(s, *parsed, result.problems);
+    else
+        check_model(*parsed, result.problems);
     resolve_parameters(s, *parsed, *r, result.problems);
-    resolve_box(s, *parsed, *r, result.problems);
+    if (!s.is_orbit()) resolve_box(s, *parsed, *r, result.problems);
     if (s.is_continuation()) resolve_continuation(s, *parsed, *r, result.problems);
+    if (s.is_orbit() && s.orbit.kind == OrbitKind::Stroboscopic)
+        resolve_forcing_period(s, *parsed, *r, result.problems);
     r->model = std::make_shared<const model::Model>(std::move(*parsed));
     if (!has_errors(result.problems)) result.resolved = std::move(r);
     return result;

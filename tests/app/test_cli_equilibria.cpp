@@ -77,3 +77,65 @@ TEST_CASE("run: a bad equilibrium study names the path at fault and exits 1", "[
     fs::remove(study);
     fs::remove(timed);
 }
+
+TEST_CASE("run: an orbit study writes the logistic map's branch with PD at r = 3",
+          "[cli][continuation][orbit]") {
+    const auto r = run_cli({"run", studies + "/logistic_orbit_continuation.json", "--quiet"});
+    INFO(r.err);
+    REQUIRE(r.exit_status == 0);
+    CHECK(r.out.find("\nr,x,period,stable,unstable,label,arclength,mu_abs_1,mu_re_1,mu_im_1\n") !=
+          std::string::npos);
+    const auto pd = rows_labelled(r.out, "PD");
+    REQUIRE(pd.size() == 1);
+    CHECK(std::abs(std::stod(pd[0].substr(0, pd[0].find(','))) - 3.0) < 1e-8);
+    // mu_re_1 (the ninth column) is -1: the multiplier 2 - r of the fixed point 1 - 1/r.
+    std::istringstream cells(pd[0]);
+    std::string cell;
+    for (int i = 0; i < 9; ++i)
+        std::getline(cells, cell, ',');
+    CHECK(std::stod(cell) == Approx(-1.0).margin(1e-8));
+}
+
+TEST_CASE("run: the forced Duffing period-1 branch has its folds and doublings labelled",
+          "[cli][continuation][orbit]") {
+    const std::string out = write_temp("duffing-orbit.csv", "");
+    fs::remove(out);
+    const auto r = run_cli({"run", studies + "/duffing_orbit_continuation.json", "--out", out});
+    INFO(r.err);
+    REQUIRE(r.exit_status == 0);
+    CHECK(r.err.find("stroboscopic orbit, b in [0, 2]") != std::string::npos);
+    std::ifstream file(out);
+    std::stringstream text;
+    text << file.rdbuf();
+    fs::remove(out);
+    CHECK(
+        text.str().find("\nb,y1,y2,period,stable,unstable,label,arclength,mu_abs_1,mu_re_1,mu_im_1,mu_abs_2,"
+                        "mu_re_2,mu_im_2\n") != std::string::npos);
+    // The resonance curve's folds and the doublings: each with its critical multiplier +1 or -1.
+    const auto folds = rows_labelled(text.str(), "LP");
+    const auto doublings = rows_labelled(text.str(), "PD");
+    CHECK_FALSE(folds.empty());
+    CHECK_FALSE(doublings.empty());
+    auto mu_re_1 = [](const std::string& row) {
+        std::istringstream cells(row);
+        std::string cell;
+        for (int i = 0; i < 10; ++i)
+            std::getline(cells, cell, ',');
+        return std::stod(cell);
+    };
+    for (const auto& row : folds)
+        CHECK(mu_re_1(row) == Approx(1.0).margin(1e-6));
+    for (const auto& row : doublings)
+        CHECK(mu_re_1(row) == Approx(-1.0).margin(1e-6));
+}
+
+TEST_CASE("run: a bad orbit study names the JSON path", "[cli][continuation][orbit]") {
+    const std::string path = write_temp("bad-orbit.json", R"({"bifscope_study": 1,
+  "model": {"text": "par r=3.2\nx(t+1)=r*x*(1-x)\ndone\n"},
+  "analysis": {"kind": "orbit_continuation", "parameter": "r", "from": 2.5, "to": 3.9,
+               "start": {"x": 0.5}, "orbit": {"kind": "stroboscopic", "forcing_period": "1"}}})");
+    const auto r = run_cli({"run", path, "--check"});
+    fs::remove(path);
+    CHECK(r.exit_status == 1);
+    CHECK(r.err.find("analysis.orbit.kind") != std::string::npos);
+}
