@@ -203,9 +203,9 @@ write_duffing_diagram() {
 JSON
 }
 
-# write_robertson FILE COUNT METHOD PRECISION: issue 36's stiff benchmark problem, Robertson's
+# write_robertson FILE COUNT METHOD PRECISION [ATOL]: issue 36's stiff benchmark problem, Robertson's
 # equations with k3 over [0, 1e4] (COUNT values), from y0 = (1, 0, 0) to t = 1e5, initial step 1e-3,
-# rtol 1e-3, atol 1e-6, no step limit (the model's own dtmax=1 would make it 1e5 steps a system); the
+# rtol 1e-3, atol 1e-6 (or ATOL, a JSON value), no step limit (the model's own dtmax=1 would make it 1e5 steps a system); the
 # final state recorded.
 write_robertson() {
   cat >"$1" <<JSON
@@ -214,7 +214,7 @@ write_robertson() {
  "sweep": [{"parameter": "k3", "from": 0, "to": 1e4, "count": $2}],
  "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "1e5"},
               "transient_sections": 0, "recorded_sections": 1, "record": ["y1", "y2", "y3"]},
- "solver": {"method": "$3", "rtol": 1e-3, "atol": 1e-6, "initial_step": 1e-3, "max_step": 0, "bound": 0},
+ "solver": {"method": "$3", "rtol": 1e-3, "atol": ${5:-1e-6}, "initial_step": 1e-3, "max_step": 0, "bound": 0},
  "precision": "$4"}
 JSON
 }
