@@ -295,7 +295,8 @@ TEST_CASE("the probe's extrapolated work matches a whole run on the evaluator", 
     INFO("probe " << m.work << " s per system, whole run " << whole << " s, probe took " << m.probe_seconds);
     CHECK(m.work > whole / 2);
     CHECK(m.work < whole * 2);
-    CHECK(m.probe_seconds < 3 * whole); // a slice of the study, not the study
+    // that the probe runs a slice of the study, not the study, is checked by what it runs (below), not
+    // by a clock: at this size its 20 ms minimum slice is about the whole study's time
 }
 
 TEST_CASE("a probe slice keeps a spread of systems and a fraction of the length", "[jobs][probe]") {
