@@ -1,5 +1,7 @@
 #include "engine/continuation/equilibrium_study_run.h"
 
+#include "engine/continuation/joined_branch.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -22,19 +24,6 @@ ContinuationSettings settings_of(const study::ResolvedEquilibriumStudy& r, int d
     return c;
 }
 
-// The down part reversed (its arclength negative) followed by the up part without its start.
-EquilibriumBranch joined(EquilibriumBranch down, EquilibriumBranch up) {
-    EquilibriumBranch out;
-    std::reverse(down.points.begin(), down.points.end());
-    for (auto& p : down.points)
-        p.arclength = -p.arclength;
-    out.points = std::move(down.points);
-    if (!up.points.empty()) out.points.insert(out.points.end(), up.points.begin() + 1, up.points.end());
-    out.stop = up.stop;
-    out.message = "down: " + down.message + "; up: " + up.message;
-    return out;
-}
-
 EquilibriumBranch branch_through(const ModelEquations& eq, const study::ResolvedEquilibriumStudy& r,
                                  const std::vector<double>& state, const std::atomic<bool>* cancel) {
     using study::ContinuationDirection;
@@ -45,18 +34,6 @@ EquilibriumBranch branch_through(const ModelEquations& eq, const study::Resolved
     if (d == ContinuationDirection::Down) return down;
     return joined(std::move(down),
                   continue_equilibrium(eq, r.parameters, 0, state, settings_of(r, 1, cancel)));
-}
-
-BifurcationCurve joined(BifurcationCurve down, BifurcationCurve up) {
-    BifurcationCurve out;
-    std::reverse(down.points.begin(), down.points.end());
-    for (auto& p : down.points)
-        p.arclength = -p.arclength;
-    out.points = std::move(down.points);
-    if (!up.points.empty()) out.points.insert(out.points.end(), up.points.begin() + 1, up.points.end());
-    out.stop = up.stop;
-    out.message = "down: " + down.message + "; up: " + up.message;
-    return out;
 }
 
 bool same_point(const EquilibriumBranchPoint& a, const EquilibriumBranchPoint& b) {

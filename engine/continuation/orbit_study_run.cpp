@@ -1,5 +1,6 @@
 #include "engine/continuation/orbit_study_run.h"
 
+#include "engine/continuation/joined_branch.h"
 #include "engine/continuation/map_orbit.h"
 #include "engine/continuation/orbit_newton.h"
 #include "engine/continuation/orbit_shooting.h"
@@ -65,19 +66,6 @@ ContinuationSettings settings_of(const study::ResolvedEquilibriumStudy& r, int u
     c.box = {{unknowns, s.from, s.to}};
     c.cancel = cancel;
     return c;
-}
-
-// The down part reversed (its arclength negative) followed by the up part without its start.
-OrbitBranch joined(OrbitBranch down, OrbitBranch up) {
-    OrbitBranch out;
-    std::reverse(down.points.begin(), down.points.end());
-    for (auto& p : down.points)
-        p.arclength = -p.arclength;
-    out.points = std::move(down.points);
-    if (!up.points.empty()) out.points.insert(out.points.end(), up.points.begin() + 1, up.points.end());
-    out.stop = up.stop;
-    out.message = "down: " + down.message + "; up: " + up.message;
-    return out;
 }
 
 } // namespace
