@@ -38,6 +38,11 @@ class ContinuationProblem {
     // Whether a located zero of test k is a special point of that kind (a zero of a Hopf test
     // function may be a neutral saddle, say). Called once per located zero.
     virtual bool accept_special_point(int k, const Vector& x, const Matrix& j, const Vector& tangent) const;
+
+    // Called with each point the branch keeps (its start, then every regular point), before the next
+    // step: a problem whose F refers to the last solution (a phase condition's reference, the
+    // borders of a minimally augmented system) moves it there. F's zeros must not depend on it.
+    virtual void point_accepted(const Vector& x) const { (void)x; }
 };
 
 // j = dF/dx by central differences, step cbrt(eps) * (1 + |x_i|) per column.

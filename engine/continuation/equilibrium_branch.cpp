@@ -1,5 +1,6 @@
 #include "engine/continuation/equilibrium_branch.h"
 
+#include "engine/continuation/branch_switching.h"
 #include "engine/continuation/first_lyapunov.h"
 
 #include <cmath>
@@ -76,23 +77,11 @@ bool EquilibriumProblem::accept_special_point(int, const Vector&, const Matrix& 
     return false;
 }
 
-EquilibriumBranch continue_equilibrium(const ModelEquations& equations,
-                                       const std::vector<double>& user_values, int which,
-                                       const std::vector<double>& state,
-                                       const ContinuationSettings& settings) {
-    const EquilibriumProblem problem(equations, user_values, which);
-    const int n = equations.dimension();
-    if (int(state.size()) != n)
-        throw std::invalid_argument("the start state needs " + std::to_string(n) + " values");
-    const int parameter = equations.differentiated_parameters()[std::size_t(which)];
-    Vector start(n + 1);
-    for (int i = 0; i < n; ++i)
-        start[i] = state[std::size_t(i)];
-    start[n] = user_values[std::size_t(parameter)];
-    ContinuationSettings s = settings;
-    s.parameter = n;
-    const Branch branch = continue_branch(problem, start, s);
+namespace {
 
+EquilibriumBranch equilibrium_branch_of(const ModelEquations& equations, const EquilibriumProblem& problem,
+                                        const Branch& branch) {
+    const int n = equations.dimension();
     EquilibriumBranch out;
     out.stop = branch.stop;
     out.message = branch.message;
@@ -111,6 +100,58 @@ EquilibriumBranch continue_equilibrium(const ModelEquations& equations,
         out.points.push_back(std::move(p));
     }
     return out;
+}
+
+Vector point_of(const EquilibriumBranchPoint& p) {
+    Vector x(Eigen::Index(p.state.size()) + 1);
+    for (std::size_t i = 0; i < p.state.size(); ++i)
+        x[Eigen::Index(i)] = p.state[i];
+    x[x.size() - 1] = p.parameter;
+    return x;
+}
+
+} // namespace
+
+EquilibriumBranch continue_equilibrium(const ModelEquations& equations,
+                                       const std::vector<double>& user_values, int which,
+                                       const std::vector<double>& state,
+                                       const ContinuationSettings& settings) {
+    const EquilibriumProblem problem(equations, user_values, which);
+    const int n = equations.dimension();
+    if (int(state.size()) != n)
+        throw std::invalid_argument("the start state needs " + std::to_string(n) + " values");
+    const int parameter = equations.differentiated_parameters()[std::size_t(which)];
+    Vector start(n + 1);
+    for (int i = 0; i < n; ++i)
+        start[i] = state[std::size_t(i)];
+    start[n] = user_values[std::size_t(parameter)];
+    ContinuationSettings s = settings;
+    s.parameter = n;
+    return equilibrium_branch_of(equations, problem, continue_branch(problem, start, s));
+}
+
+EquilibriumBranch switch_equilibrium_branch(const ModelEquations& equations,
+                                            const std::vector<double>& user_values, int which,
+                                            const EquilibriumBranch& branch, std::size_t index, int side,
+                                            const ContinuationSettings& settings) {
+    if (index >= branch.points.size() || branch.points.size() < 2)
+        throw std::invalid_argument("branch switching needs a point of a branch of at least two points");
+    const EquilibriumProblem problem(equations, user_values, which);
+    const int n = equations.dimension();
+    const Vector x = point_of(branch.points[index]);
+    if (x.size() != n + 1) throw std::invalid_argument("the branch point does not fit the model");
+    // the secant through the neighbours: the tangent at a branch point itself is not defined
+    const std::size_t before = index == 0 ? 0 : index - 1;
+    const std::size_t after = std::min(index + 1, branch.points.size() - 1);
+    const Vector secant = point_of(branch.points[after]) - point_of(branch.points[before]);
+    Vector direction;
+    if (!orthogonal_switch_direction(problem, x, secant, direction))
+        throw std::invalid_argument("no branch point at " + std::to_string(x[n]) +
+                                    ": the Jacobian keeps its full rank there");
+    ContinuationSettings s = settings;
+    s.parameter = n;
+    return equilibrium_branch_of(
+        equations, problem, continue_branch_from(problem, x, side < 0 ? -direction : direction, "BP", s));
 }
 
 } // namespace bif::cont

@@ -66,4 +66,14 @@ EquilibriumBranch continue_equilibrium(const ModelEquations& equations,
                                        const std::vector<double>& state,
                                        const ContinuationSettings& settings);
 
+// The other branch through the branch point branch.points[index] (a BP of `branch`, continued in
+// the same parameter): it starts along the null vector of the Jacobian orthogonal to the secant of
+// `branch` through that point (branch_switching.h), `side` (+1 or -1) choosing which half. Its first
+// point is the branch point, labelled BP. Throws std::invalid_argument where the point is not a
+// branch point (the Jacobian keeps its rank there).
+EquilibriumBranch switch_equilibrium_branch(const ModelEquations& equations,
+                                            const std::vector<double>& user_values, int which,
+                                            const EquilibriumBranch& branch, std::size_t index, int side,
+                                            const ContinuationSettings& settings);
+
 } // namespace bif::cont

@@ -1,5 +1,9 @@
 #include "engine/continuation/orbit_branch.h"
 
+#include "engine/continuation/branch_switching.h"
+
+#include <stdexcept>
+
 namespace bif::cont {
 
 bool OrbitBranchProblem::residual(const Vector& x, Vector& f) const {
@@ -48,15 +52,11 @@ bool OrbitBranchProblem::accept_special_point(int k, const Vector& x, const Matr
     return k != 1 || is_neimark_sacker(stability_at(x));
 }
 
-OrbitBranch continue_orbit(const OrbitProblem& orbit, const Vector& u, double lambda,
-                           const ContinuationSettings& settings) {
-    const OrbitBranchProblem problem(orbit);
+namespace {
+
+OrbitBranch orbit_branch_of(const OrbitProblem& orbit, const OrbitBranchProblem& problem,
+                            const Branch& branch) {
     const int n = orbit.unknowns();
-    Vector start(n + 1);
-    start << u, lambda;
-    ContinuationSettings s = settings;
-    s.parameter = n;
-    const Branch branch = continue_branch(problem, start, s);
     OrbitBranch out;
     out.stop = branch.stop;
     out.message = branch.message;
@@ -71,6 +71,36 @@ OrbitBranch continue_orbit(const OrbitProblem& orbit, const Vector& u, double la
         out.points.push_back(std::move(q));
     }
     return out;
+}
+
+} // namespace
+
+OrbitBranch continue_orbit(const OrbitProblem& orbit, const Vector& u, double lambda,
+                           const ContinuationSettings& settings) {
+    const OrbitBranchProblem problem(orbit);
+    const int n = orbit.unknowns();
+    Vector start(n + 1);
+    start << u, lambda;
+    ContinuationSettings s = settings;
+    s.parameter = n;
+    return orbit_branch_of(orbit, problem, continue_branch(problem, start, s));
+}
+
+OrbitBranch continue_doubled_orbit(const OrbitProblem& doubled, const Vector& u, double lambda,
+                                   const ContinuationSettings& settings, int side) {
+    const OrbitBranchProblem problem(doubled);
+    const int n = doubled.unknowns();
+    if (u.size() != n) throw std::invalid_argument("the doubling point does not fit the doubled orbit");
+    Vector start(n + 1);
+    start << u, lambda;
+    Vector direction;
+    if (!fixed_component_switch_direction(problem, start, n, direction))
+        throw std::invalid_argument("no period doubling at " + std::to_string(lambda) +
+                                    ": the doubled orbit's Jacobian keeps its full rank there");
+    ContinuationSettings s = settings;
+    s.parameter = n;
+    return orbit_branch_of(doubled, problem,
+                           continue_branch_from(problem, start, side < 0 ? -direction : direction, "PD", s));
 }
 
 } // namespace bif::cont

@@ -62,4 +62,14 @@ struct OrbitBranch {
 OrbitBranch continue_orbit(const OrbitProblem& orbit, const Vector& u, double lambda,
                            const ContinuationSettings& settings);
 
+// Branch switching at a period doubling: the period-2k orbit born at the PD point (u, lambda) of a
+// period-k orbit. `doubled` is the period map squared (a map's or a stroboscopic map's 2k, or
+// shooting over the doubled period) and `u` the PD point in its unknowns (for shooting: the state,
+// then twice the period). There the period-k orbit, as a fixed point of P^2, crosses the new branch
+// in a pitchfork; the new branch leaves it at a fixed parameter (branch_switching.h), `side` (+1 or
+// -1) choosing which of the orbit's points it follows. Its first point is the doubling, labelled
+// PD. Throws std::invalid_argument where (u, lambda) is no period doubling.
+OrbitBranch continue_doubled_orbit(const OrbitProblem& doubled, const Vector& u, double lambda,
+                                   const ContinuationSettings& settings, int side = 1);
+
 } // namespace bif::cont

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -74,9 +75,12 @@ class BranchTracer {
           tests_(problem, settings, parameter) {}
 
     Branch run(const Vector& start);
+    Branch run_from(const Vector& start, const Vector& direction, const std::string& label);
 
   private:
     bool start_point(const Vector& start);
+    bool given_start(const Vector& start, const Vector& direction, const std::string& label);
+    void trace(); // from the first point on
     // Adds the special points between the last point and `next` (offset h); true when one of them
     // is where the branch leaves the box (the branch ends there).
     bool add_special_points(const Step& next, double h, const Vector& next_values);
@@ -116,6 +120,31 @@ bool BranchTracer::start_point(const Vector& start) {
         return false;
     }
     values_ = tests_.evaluate(p.x, j, p.tangent);
+    problem_.point_accepted(p.x);
+    branch_.points.push_back(std::move(p));
+    return true;
+}
+
+bool BranchTracer::given_start(const Vector& start, const Vector& direction, const std::string& label) {
+    ContinuationPoint p;
+    p.x = start;
+    p.tangent = direction.normalized();
+    p.label = label;
+    Matrix j;
+    Vector f;
+    if (!problem_.residual(start, f) || !problem_.jacobian(start, j) || !p.tangent.allFinite()) {
+        stop(StopReason::StartNotConverged, "the problem cannot be evaluated at the start point");
+        return false;
+    }
+    if (outside_box(p.x)) {
+        stop(StopReason::LeftBox, "the start point lies outside the continuation box");
+        return false;
+    }
+    values_ = tests_.evaluate(p.x, j, p.tangent);
+    for (int k = 0; k < tests_.size(); ++k)
+        if (tests_.kind(k) != detail::BranchTests::Kind::BoxEdge)
+            values_[k] = std::numeric_limits<double>::quiet_NaN();
+    problem_.point_accepted(p.x);
     branch_.points.push_back(std::move(p));
     return true;
 }
@@ -150,12 +179,21 @@ bool BranchTracer::add_special_points(const Step& next, double h, const Vector& 
 }
 
 Branch BranchTracer::run(const Vector& start) {
-    if (!start_point(start)) return std::move(branch_);
+    if (start_point(start)) trace();
+    return std::move(branch_);
+}
+
+Branch BranchTracer::run_from(const Vector& start, const Vector& direction, const std::string& label) {
+    if (given_start(start, direction, label)) trace();
+    return std::move(branch_);
+}
+
+void BranchTracer::trace() {
     double ds = std::clamp(settings_.initial_step, settings_.min_step, settings_.max_step);
     while (int(branch_.points.size()) < settings_.max_points) {
         if (settings_.cancel && settings_.cancel->load()) {
             stop(StopReason::Cancelled, "cancelled");
-            return std::move(branch_);
+            return;
         }
         const ContinuationPoint& last = branch_.points.back();
         const double last_arclength = last.arclength;
@@ -166,14 +204,14 @@ Branch BranchTracer::run(const Vector& start) {
                 stop(StopReason::StepTooSmall,
                      "the step fell below the minimum step: the corrector no longer "
                      "converges (a singular point, or the problem's domain ends)");
-                return std::move(branch_);
+                return;
             }
             continue;
         }
         const Vector next_values = tests_.evaluate(next->x, next->j, next->tangent);
         if (add_special_points(*next, ds, next_values)) {
             stop(StopReason::LeftBox, "the branch left the continuation box");
-            return std::move(branch_);
+            return;
         }
         if (int(branch_.points.size()) >= settings_.max_points) break;
         ContinuationPoint p;
@@ -182,32 +220,49 @@ Branch BranchTracer::run(const Vector& start) {
         p.arclength = last_arclength + ds;
         p.newton_iterations = next->iterations;
         const int iterations = p.newton_iterations;
+        problem_.point_accepted(p.x);
         branch_.points.push_back(std::move(p));
         values_ = next_values;
         if (iterations <= settings_.easy_iterations)
             ds = std::min(ds * settings_.step_growth, settings_.max_step);
     }
     stop(StopReason::MaxPoints, "the branch reached its maximum number of points");
-    return std::move(branch_);
 }
 
-} // namespace
+int parameter_of(const ContinuationProblem& problem, const ContinuationSettings& settings) {
+    const int unknowns = problem.equation_count() + 1;
+    return settings.parameter < 0 ? unknowns - 1 : settings.parameter;
+}
 
-Branch continue_branch(const ContinuationProblem& problem, const Vector& start,
-                       const ContinuationSettings& settings) {
+void check(const ContinuationProblem& problem, const Vector& start, const ContinuationSettings& settings) {
     const int unknowns = problem.equation_count() + 1;
     if (start.size() != unknowns)
         throw std::invalid_argument("continuation: the start point has " + std::to_string(start.size()) +
                                     " components, the problem " + std::to_string(unknowns) + " unknowns");
-    const int parameter = settings.parameter < 0 ? unknowns - 1 : settings.parameter;
-    if (parameter >= unknowns)
+    if (parameter_of(problem, settings) >= unknowns)
         throw std::invalid_argument("continuation: the parameter index is out of range");
     for (const Bound& b : settings.box)
         if (b.component < 0 || b.component >= unknowns || !(b.min <= b.max))
             throw std::invalid_argument("continuation: a box bound names no component or has min > max");
     if (!(settings.min_step > 0.0) || !(settings.max_step >= settings.min_step) || settings.max_points < 1)
         throw std::invalid_argument("continuation: needs 0 < min_step <= max_step and max_points >= 1");
-    return BranchTracer(problem, settings, parameter).run(start);
+}
+
+} // namespace
+
+Branch continue_branch(const ContinuationProblem& problem, const Vector& start,
+                       const ContinuationSettings& settings) {
+    check(problem, start, settings);
+    return BranchTracer(problem, settings, parameter_of(problem, settings)).run(start);
+}
+
+Branch continue_branch_from(const ContinuationProblem& problem, const Vector& start, const Vector& direction,
+                            const std::string& start_label, const ContinuationSettings& settings) {
+    if (direction.size() != start.size() || !(direction.norm() > 0.0))
+        throw std::invalid_argument("continuation: the switching direction does not fit the start point");
+    check(problem, start, settings);
+    return BranchTracer(problem, settings, parameter_of(problem, settings))
+        .run_from(start, direction, start_label);
 }
 
 const char* name_of(StopReason reason) {

@@ -68,6 +68,14 @@ struct Branch {
 Branch continue_branch(const ContinuationProblem& problem, const Vector& start,
                        const ContinuationSettings& settings);
 
+// Continues a branch from a point already on it, its first step along `direction` (which also
+// orients the branch): branch switching, where `start` is a branch point or a period doubling and
+// the usual start (a correction at a fixed parameter) is singular. The start is kept as given, with
+// the label `start_label`, and no test function is compared across the first step (they vanish at
+// such a start, their signs there are noise).
+Branch continue_branch_from(const ContinuationProblem& problem, const Vector& start, const Vector& direction,
+                            const std::string& start_label, const ContinuationSettings& settings);
+
 const char* name_of(StopReason reason);
 
 } // namespace bif::cont
