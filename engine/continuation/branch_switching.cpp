@@ -13,7 +13,9 @@ bool null_space(const ContinuationProblem& problem, const Vector& x, double rank
     const Eigen::JacobiSVD<Matrix> svd(j, Eigen::ComputeFullV);
     const Vector& sigma = svd.singularValues(); // n values, decreasing
     const Eigen::Index n = j.rows();
-    if (!(sigma[n - 1] <= rank_tolerance * std::max(sigma[0], 1e-300))) return false;
+    // relative to the Jacobian's largest singular value, or to 1 where all are small (a one-state
+    // map's doubled orbit at its doubling has dF/dx = 0 to rounding)
+    if (!(sigma[n - 1] <= rank_tolerance * std::max(sigma[0], 1.0))) return false;
     basis = svd.matrixV().rightCols(2);
     return true;
 }

@@ -17,7 +17,8 @@ namespace bif::cont {
 
 // The unit vector of the null space of dF/dx at x orthogonal to `incoming` (the tangent, or a secant,
 // of the branch that led to x). False where F's Jacobian cannot be evaluated or x is no branch
-// point: the second smallest singular value is not small (relative `rank_tolerance`).
+// point: the smallest singular value of dF/dx is not small (relative `rank_tolerance`, to the
+// largest or to 1; infinity: no check).
 bool orthogonal_switch_direction(const ContinuationProblem& problem, const Vector& x, const Vector& incoming,
                                  Vector& direction, double rank_tolerance = 1e-5);
 

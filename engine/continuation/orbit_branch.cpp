@@ -2,6 +2,9 @@
 
 #include "engine/continuation/branch_switching.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace bif::cont {
@@ -93,10 +96,18 @@ OrbitBranch continue_doubled_orbit(const OrbitProblem& doubled, const Vector& u,
     if (u.size() != n) throw std::invalid_argument("the doubling point does not fit the doubled orbit");
     Vector start(n + 1);
     start << u, lambda;
+    // At the doubling the doubled orbit has the multiplier (-1)^2 = 1. Its Jacobian's rank is no
+    // test here: dG/du and dG/dlambda both vanish there to first order, and the location's error
+    // is scaled by dG/dlambda, which grows with each level of a cascade.
+    const OrbitStability at = problem.stability_at(start);
+    const bool has_one =
+        std::any_of(at.multipliers.begin(), at.multipliers.end(),
+                    [](const FloquetMultiplier& m) { return std::abs(m.value - 1.0) < 1e-4; });
     Vector direction;
-    if (!fixed_component_switch_direction(problem, start, n, direction))
+    if (!has_one || !fixed_component_switch_direction(problem, start, n, direction,
+                                                      std::numeric_limits<double>::infinity()))
         throw std::invalid_argument("no period doubling at " + std::to_string(lambda) +
-                                    ": the doubled orbit's Jacobian keeps its full rank there");
+                                    ": the doubled orbit has no multiplier 1 there");
     ContinuationSettings s = settings;
     s.parameter = n;
     return orbit_branch_of(doubled, problem,
