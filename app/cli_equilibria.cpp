@@ -57,10 +57,14 @@ std::string describe(const study::ResolvedEquilibriumStudy& r) {
     if (r.study.is_continuation())
         text +=
             ", " + r.study.parameter + " in [" + shortest(r.study.from) + ", " + shortest(r.study.to) + "]";
+    if (r.study.has_second_parameter())
+        text += ", " + r.study.second_parameter + " in [" + shortest(r.study.second_from) + ", " +
+                shortest(r.study.second_to) + "]";
     return text;
 }
 
-// An orbit_continuation study: the branch through the start orbit.
+// An orbit_continuation study: the branch through the start orbit (orbit_curves: and the curves of
+// its LP, PD and NS points).
 int run_orbit(const Arguments& a, const study::ResolvedEquilibriumStudy& r, std::ostream& out,
               std::ostream& err) {
     cont::OrbitStudyOutcome outcome;
@@ -74,7 +78,10 @@ int run_orbit(const Arguments& a, const study::ResolvedEquilibriumStudy& r, std:
         return RunFailed;
     }
     if (!a.quiet) {
-        err << "bifscope-cli: " << describe(r) << ": " << outcome.branch.points.size() << " points\n";
+        err << "bifscope-cli: " << describe(r) << ": " << outcome.branch.points.size() << " points";
+        if (r.study.analysis == study::EquilibriumAnalysis::OrbitCurves)
+            err << ", " << outcome.curves.size() << " curves";
+        err << "\n";
         for (const std::string& note : outcome.notes)
             err << "bifscope-cli: " << note << "\n";
     }

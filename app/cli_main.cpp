@@ -25,9 +25,11 @@ commands:
                                    checks the study; --gpus: the GPUs a CUDA run uses (default
                                    all); Ctrl-C stops the run and writes nothing
   run EQUILIBRIUM_STUDY.json [--out result.csv] [--check] [--quiet]
-                                   a study of kind "equilibria", "continuation" or "curves"
-                                   (equilibria, their branches with LP, BP, H points, curves of
-                                   LP and H in two parameters): runs on the CPU
+                                   a study of kind "equilibria", "continuation", "curves",
+                                   "orbit_continuation" or "orbit_curves" (equilibria, their
+                                   branches with LP, BP, H points, curves of LP and H in two
+                                   parameters; a periodic orbit's branch with LP, PD, NS points,
+                                   their curves in two parameters): runs on the CPU
   run MODEL.ode [--out output.dat] [--check] [--quiet]
                                    run the model as `xppaut MODEL.ode -silent` does (its @ options)
   plot STUDY.json --out figure.png|figure.svg [--size WxH] [--backend auto|cpu|cuda] [--quantity NAME]

@@ -105,6 +105,7 @@ void write_equilibrium_study_csv(std::ostream& out, const study::ResolvedEquilib
     case study::EquilibriumAnalysis::Curves:
         return write_curves(out, r, outcome.curves);
     case study::EquilibriumAnalysis::OrbitContinuation: // orbit_study_csv.h writes those
+    case study::EquilibriumAnalysis::OrbitCurves:
         return;
     }
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace bif::cont {
@@ -68,6 +69,60 @@ ContinuationSettings settings_of(const study::ResolvedEquilibriumStudy& r, int u
     return c;
 }
 
+bool same_orbit_point(const OrbitBranchPoint& a, const OrbitBranchPoint& b) {
+    double gap = std::abs(a.parameter - b.parameter), scale = 1.0 + std::abs(a.parameter);
+    for (std::size_t i = 0; i < a.unknowns.size(); ++i) {
+        gap = std::max(gap, std::abs(a.unknowns[i] - b.unknowns[i]));
+        scale = std::max(scale, 1.0 + std::abs(a.unknowns[i]));
+    }
+    return gap <= 1e-6 * scale;
+}
+
+std::optional<OrbitBifurcation> curve_kind(const std::string& label) {
+    if (label == "LP") return OrbitBifurcation::Fold;
+    if (label == "PD") return OrbitBifurcation::PeriodDoubling;
+    if (label == "NS") return OrbitBifurcation::NeimarkSacker;
+    return std::nullopt;
+}
+
+// Every LP, PD and NS point of the branch (each once) continued in the two parameters.
+void continue_curves(const study::ResolvedEquilibriumStudy& r, const OrbitFactory& factory,
+                     OrbitStudyOutcome& out, const std::atomic<bool>* cancel) {
+    const study::EquilibriumStudy& s = r.study;
+    std::vector<const OrbitBranchPoint*> starts;
+    for (const OrbitBranchPoint& p : out.branch.points)
+        if (curve_kind(p.label) && std::none_of(starts.begin(), starts.end(), [&](const auto* q) {
+                return q->label == p.label && same_orbit_point(*q, p);
+            }))
+            starts.push_back(&p);
+    for (const OrbitBranchPoint* p : starts) {
+        const OrbitCurveStart start{
+            r.parameters, r.parameter, r.second_parameter,
+            Eigen::Map<const Eigen::VectorXd>(p->unknowns.data(), Eigen::Index(p->unknowns.size())),
+            p->parameter};
+        auto run = [&](int direction) {
+            ContinuationSettings c = settings_of(r, int(p->unknowns.size()), direction, cancel);
+            c.box.clear();
+            return continue_orbit_curve(factory, *curve_kind(p->label), start, {s.from, s.to},
+                                        {s.second_from, s.second_to}, c);
+        };
+        OrbitCurve curve;
+        try {
+            using study::ContinuationDirection;
+            curve = s.direction == ContinuationDirection::Up     ? run(1)
+                    : s.direction == ContinuationDirection::Down ? run(-1)
+                                                                 : joined(run(-1), run(1));
+        } catch (const std::invalid_argument& e) {
+            out.notes.push_back(p->label + " at " + s.parameter + " = " + std::to_string(p->parameter) +
+                                ": not continued (" + e.what() + ")");
+            continue;
+        }
+        out.notes.push_back("curve " + std::to_string(out.curves.size()) + " (" + p->label + " at " +
+                            s.parameter + " = " + std::to_string(p->parameter) + "): " + curve.message);
+        out.curves.push_back({p->label, std::move(curve)});
+    }
+}
+
 } // namespace
 
 OrbitStudyOutcome run_orbit_study(const study::ResolvedEquilibriumStudy& r, const std::atomic<bool>* cancel) {
@@ -95,7 +150,6 @@ OrbitStudyOutcome run_orbit_study(const study::ResolvedEquilibriumStudy& r, cons
         host.observables(0.0, y.data(), slots.data(), value.data());
         return value.at(0);
     };
-    std::unique_ptr<OrbitProblem> orbit;
     const Eigen::VectorXd start = Eigen::Map<const Eigen::VectorXd>(r.start.data(), n);
     const std::vector<double> slots = parameters.slots(lambda);
     double forcing = 0.0;
@@ -107,19 +161,24 @@ OrbitStudyOutcome run_orbit_study(const study::ResolvedEquilibriumStudy& r, cons
                                         "; it must be finite and > 0");
     }
     const Eigen::VectorXd x = settled(host, o, slots, start, map_period(o, forcing));
+    // The period map at given user parameter values, continued in the study's parameter.
+    const OrbitFactory factory = [&](const std::vector<double>& user) -> std::unique_ptr<OrbitProblem> {
+        const ModelParameters at(host, user, r.parameter);
+        switch (o.kind) {
+        case OrbitKind::Map:
+            return std::make_unique<MapOrbit>(host, at, o.k);
+        case OrbitKind::Stroboscopic:
+            return std::make_unique<StroboscopicOrbit>(host, at, forcing_period, o.k, flow, o.segments);
+        case OrbitKind::Autonomous:
+            return std::make_unique<ShootingOrbit>(host, at, x, flow, o.segments);
+        }
+        return nullptr;
+    };
+    const std::unique_ptr<OrbitProblem> orbit = factory(r.parameters);
     Eigen::VectorXd guess = x;
-    switch (o.kind) {
-    case OrbitKind::Map:
-        orbit = std::make_unique<MapOrbit>(host, parameters, o.k);
-        break;
-    case OrbitKind::Stroboscopic:
-        orbit = std::make_unique<StroboscopicOrbit>(host, parameters, forcing_period, o.k, flow, o.segments);
-        break;
-    case OrbitKind::Autonomous:
-        orbit = std::make_unique<ShootingOrbit>(host, parameters, x, flow, o.segments);
+    if (o.kind == OrbitKind::Autonomous) {
         guess.conservativeResize(n + 1);
         guess[n] = o.period;
-        break;
     }
 
     OrbitStudyOutcome out;
@@ -143,6 +202,7 @@ OrbitStudyOutcome run_orbit_study(const study::ResolvedEquilibriumStudy& r, cons
                  : s.direction == ContinuationDirection::Down ? run(-1)
                                                               : joined(run(-1), run(1));
     out.notes.push_back("branch: " + out.branch.message);
+    if (s.analysis == study::EquilibriumAnalysis::OrbitCurves) continue_curves(r, factory, out, cancel);
     return out;
 }
 

@@ -1,7 +1,8 @@
 // Equilibrium studies: the equilibria of a flow at fixed parameters, the continuation of equilibria
-// in one parameter, the curves of their fold and Hopf points in two, and the continuation of a
-// periodic orbit in one parameter. Study files with
-// `"analysis": {"kind": "equilibria" | "continuation" | "curves" | "orbit_continuation"}`
+// in one parameter, the curves of their fold and Hopf points in two, the continuation of a
+// periodic orbit in one parameter and the curves of its fold, flip and Neimark-Sacker points in two.
+// Study files with `"analysis": {"kind": "equilibria" | "continuation" | "curves" |
+// "orbit_continuation" | "orbit_curves"}`
 // (resources/studies/README.md, "Equilibria and continuation"). They share the top-level keys of an
 // ensemble study (bifscope_study, title, description, model, parameters) but no sweep, solver or
 // backend: they run on the CPU through engine/continuation, not through the ensemble programs.
@@ -19,7 +20,7 @@
 
 namespace bif::study {
 
-enum class EquilibriumAnalysis { Equilibria, Continuation, Curves, OrbitContinuation };
+enum class EquilibriumAnalysis { Equilibria, Continuation, Curves, OrbitContinuation, OrbitCurves };
 enum class ContinuationDirection { Up, Down, Both };
 // The period map whose fixed point is the orbit (engine/continuation/orbit_problem.h).
 enum class OrbitKind { Map, Stroboscopic, Autonomous };
@@ -67,16 +68,23 @@ struct EquilibriumStudy {
     double max_step = 0.1;
     int max_points = 500; // per direction and branch
 
-    // Curves: every fold and Hopf point of the branches above, continued in (parameter,
-    // second_parameter) within [from, to] x [second_from, second_to].
+    // Curves: every fold and Hopf point of the branches above (orbit_curves: every LP, PD and NS
+    // point of the orbit's branch), continued in (parameter, second_parameter) within
+    // [from, to] x [second_from, second_to].
     std::string second_parameter;
     double second_from = 0.0;
     double second_to = 0.0;
 
-    OrbitSpec orbit; // orbit_continuation (needs `start`; no box)
+    OrbitSpec orbit; // orbit_continuation and orbit_curves (needs `start`; no box)
 
     bool is_continuation() const { return analysis != EquilibriumAnalysis::Equilibria; }
-    bool is_orbit() const { return analysis == EquilibriumAnalysis::OrbitContinuation; }
+    bool is_orbit() const {
+        return analysis == EquilibriumAnalysis::OrbitContinuation ||
+               analysis == EquilibriumAnalysis::OrbitCurves;
+    }
+    bool has_second_parameter() const {
+        return analysis == EquilibriumAnalysis::Curves || analysis == EquilibriumAnalysis::OrbitCurves;
+    }
 };
 
 // The analysis kind a study file's text names when it is an equilibrium study; nullopt for any
@@ -97,7 +105,7 @@ struct ResolvedEquilibriumStudy {
     std::vector<double> parameters;            // the P user parameters after the overrides
     std::vector<double> lower, upper;          // the box, per state
     int parameter = -1;                        // continuation: the user parameter's index
-    int second_parameter = -1;                 // curves: the second user parameter's index
+    int second_parameter = -1;                 // curves, orbit_curves: the second user parameter's index
     std::vector<double> start;                 // continuation: the start state, or empty (search the box)
     std::optional<sym::NodeId> forcing_period; // stroboscopic orbits: the formula, in model->pool
 };

@@ -8,7 +8,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kinds = "'equilibria', 'continuation', 'curves' or 'orbit_continuation'";
+constexpr const char* kinds =
+    "'equilibria', 'continuation', 'curves', 'orbit_continuation' or 'orbit_curves'";
 
 // {"name": number, ...} into ordered pairs.
 void read_numbers(JsonFields& fields, const std::string& key,
@@ -119,6 +120,8 @@ void read_analysis(JsonFields& root, EquilibriumStudy& s, Problems& problems) {
         s.analysis = EquilibriumAnalysis::Curves;
     else if (kind == "orbit_continuation")
         s.analysis = EquilibriumAnalysis::OrbitContinuation;
+    else if (kind == "orbit_curves")
+        s.analysis = EquilibriumAnalysis::OrbitCurves;
     else
         return fields.error("kind", "not an equilibrium study; expected " + std::string(kinds));
     if (s.is_orbit()) {
@@ -142,7 +145,7 @@ void read_analysis(JsonFields& root, EquilibriumStudy& s, Problems& problems) {
         fields.number("max_step", s.max_step);
         fields.whole_number("max_points", s.max_points);
     }
-    if (s.analysis == EquilibriumAnalysis::Curves) {
+    if (s.has_second_parameter()) {
         if (!fields.text("second_parameter", s.second_parameter))
             fields.error("second_parameter", "missing the second parameter's name");
         if (!fields.number("second_from", s.second_from))
@@ -163,6 +166,7 @@ std::optional<EquilibriumAnalysis> equilibrium_analysis_of(std::string_view json
     if (kind == "continuation") return EquilibriumAnalysis::Continuation;
     if (kind == "curves") return EquilibriumAnalysis::Curves;
     if (kind == "orbit_continuation") return EquilibriumAnalysis::OrbitContinuation;
+    if (kind == "orbit_curves") return EquilibriumAnalysis::OrbitCurves;
     return std::nullopt;
 }
 
@@ -249,7 +253,7 @@ std::string write_equilibrium_study_json(const EquilibriumStudy& s) {
         analysis["max_step"] = s.max_step;
         analysis["max_points"] = s.max_points;
     }
-    if (s.analysis == EquilibriumAnalysis::Curves) {
+    if (s.has_second_parameter()) {
         analysis["second_parameter"] = s.second_parameter;
         analysis["second_from"] = s.second_from;
         analysis["second_to"] = s.second_to;
@@ -262,6 +266,7 @@ const char* name_of(EquilibriumAnalysis v) {
     return v == EquilibriumAnalysis::Equilibria     ? "equilibria"
            : v == EquilibriumAnalysis::Continuation ? "continuation"
            : v == EquilibriumAnalysis::Curves       ? "curves"
+           : v == EquilibriumAnalysis::OrbitCurves  ? "orbit_curves"
                                                     : "orbit_continuation";
 }
 

@@ -45,7 +45,7 @@ void check_values(const EquilibriumStudy& s, Problems& problems) {
     if (s.max_points < 2 || s.max_points > 1'000'000)
         error(problems, "analysis.max_points",
               "must be between 2 and 1000000, got " + std::to_string(s.max_points));
-    if (s.analysis == EquilibriumAnalysis::Curves &&
+    if (s.has_second_parameter() &&
         (!std::isfinite(s.second_from) || !std::isfinite(s.second_to) || !(s.second_from < s.second_to)))
         error(problems, "analysis.second_to",
               "the second parameter's range needs finite second_from < second_to");
@@ -133,7 +133,7 @@ void resolve_continuation(const EquilibriumStudy& s, const model::Model& m, Reso
         error(problems, "analysis.from",
               "the continuation starts at " + s.parameter + " = " + std::to_string(value) +
                   " (the model's value or `parameters`'), outside [from, to]");
-    if (s.analysis == EquilibriumAnalysis::Curves) resolve_second_parameter(s, m, r, problems);
+    if (s.has_second_parameter()) resolve_second_parameter(s, m, r, problems);
     if (s.start.empty()) return;
     r.start.assign(m.num_states(), 0.0);
     std::vector<bool> given(m.num_states(), false);

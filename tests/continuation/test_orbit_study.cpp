@@ -1,5 +1,7 @@
-// orbit_continuation study files: reading and writing back, checks at JSON paths, and the run
-// against the logistic map's closed form (fixed point 1 - 1/r, multiplier 2 - r: PD at r = 3).
+// orbit_continuation and orbit_curves study files: reading and writing back, checks at JSON paths,
+// and the runs against closed forms: the logistic map's fixed point 1 - 1/r with multiplier 2 - r
+// (PD at r = 3); the Henon map's fold and flip curves a = -(1 - b)^2 / 4 and a = 3 (1 - b)^2 / 4
+// with R1 and R2 at b = -1 (derived in test_orbit_curves.cpp).
 #include "engine/continuation/orbit_study_csv.h"
 #include "engine/study/equilibrium_study.h"
 
@@ -48,7 +50,10 @@ std::string duffing(const std::string& orbit, const std::string& extra = "") {
 TEST_CASE("orbit studies are told apart, read and written back the same", "[continuation][study][orbit]") {
     CHECK(study::equilibrium_analysis_of(R"({"analysis": {"kind": "orbit_continuation"}})") ==
           study::EquilibriumAnalysis::OrbitContinuation);
-    for (const char* name : {"logistic_orbit_continuation.json", "duffing_orbit_continuation.json"}) {
+    CHECK(study::equilibrium_analysis_of(R"({"analysis": {"kind": "orbit_curves"}})") ==
+          study::EquilibriumAnalysis::OrbitCurves);
+    for (const char* name :
+         {"logistic_orbit_continuation.json", "duffing_orbit_continuation.json", "henon_orbit_curves.json"}) {
         INFO(name);
         const auto r = study::load_equilibrium_study_file(examples + name);
         INFO(problem_text(r.problems));
@@ -61,6 +66,7 @@ TEST_CASE("orbit studies are told apart, read and written back the same", "[cont
         CHECK(study::write_equilibrium_study_json(*again.study) == written);
         CHECK(again.study->orbit.kind == r.resolved->study.orbit.kind);
         CHECK(again.study->orbit.transient_periods == r.resolved->study.orbit.transient_periods);
+        CHECK(again.study->second_parameter == r.resolved->study.second_parameter);
     }
     const auto strobe = study::load_equilibrium_study_file(examples + "duffing_orbit_continuation.json");
     REQUIRE(strobe.resolved);
@@ -99,6 +105,20 @@ TEST_CASE("bad orbit studies are refused at their JSON paths", "[continuation][s
              "analysis": {"kind": "orbit_continuation", "parameter": "r", "from": 2.5, "to": 3.9,
                           "start": {"x": 0.5}, "orbit": {"kind": "autonomous", "period": 1}}})",
          "analysis.orbit.kind"},
+        {R"({"bifscope_study": 1, "model": {"path": "henon.ode"},
+             "analysis": {"kind": "orbit_curves", "parameter": "a", "from": -1, "to": 1,
+                          "start": {"x": 1, "y": 0.3}, "orbit": {"kind": "map"}}})",
+         "analysis.second_parameter"},
+        {R"({"bifscope_study": 1, "model": {"path": "henon.ode"},
+             "analysis": {"kind": "orbit_curves", "parameter": "a", "from": -1, "to": 1,
+                          "second_parameter": "a", "second_from": -1, "second_to": 1,
+                          "start": {"x": 1, "y": 0.3}, "orbit": {"kind": "map"}}})",
+         "analysis.second_parameter"},
+        {R"({"bifscope_study": 1, "model": {"path": "henon.ode"},
+             "analysis": {"kind": "orbit_curves", "parameter": "a", "from": -1, "to": 1,
+                          "second_parameter": "b", "second_from": 0.5, "second_to": 1,
+                          "start": {"x": 1, "y": 0.3}, "orbit": {"kind": "map"}}})",
+         "analysis.second_from"},
     };
     for (const Case& c : cases) {
         INFO(c.json);
@@ -168,4 +188,40 @@ TEST_CASE("an autonomous orbit study: the Van der Pol limit cycle's period at mu
     CHECK(start.stability.stable());
     // The period grows with mu on the way to the relaxation regime.
     CHECK(outcome.branch.points.back().period > start.period);
+}
+
+TEST_CASE("an orbit_curves study: the Henon map's fold and flip curves with R1 and R2",
+          "[continuation][study][orbit][curve]") {
+    const auto r = study::load_equilibrium_study_file(examples + "henon_orbit_curves.json");
+    INFO(problem_text(r.problems));
+    REQUIRE(r.resolved);
+    const cont::OrbitStudyOutcome outcome = cont::run_orbit_study(*r.resolved);
+    REQUIRE(outcome.curves.size() == 2);
+    std::vector<std::string> codim2;
+    for (const auto& c : outcome.curves) {
+        INFO(c.kind << ": " << c.curve.message);
+        REQUIRE((c.kind == "LP" || c.kind == "PD"));
+        REQUIRE(c.curve.points.size() > 10);
+        CHECK(c.curve.points.front().label == "EP"); // both ends leave the box
+        CHECK(c.curve.points.back().label == "EP");
+        for (const auto& p : c.curve.points) {
+            const double b = p.beta,
+                         a = c.kind == "LP" ? -0.25 * (1 - b) * (1 - b) : 0.75 * (1 - b) * (1 - b);
+            CHECK(p.alpha == Approx(a).epsilon(1e-9));
+            if (!p.label.empty() && p.label != "EP") {
+                codim2.push_back(c.kind + ":" + p.label);
+                CHECK(p.beta == Approx(-1).epsilon(1e-8));
+            }
+        }
+    }
+    std::sort(codim2.begin(), codim2.end());
+    CHECK(codim2 == std::vector<std::string>{"LP:R1", "PD:R2"});
+    std::ostringstream csv;
+    cont::write_orbit_study_csv(csv, *r.resolved, outcome);
+    const std::string text = csv.str();
+    CHECK(text.rfind("# bifscope result\n# analysis: orbit_curves\n", 0) == 0);
+    CHECK(text.find("\ncurve,kind,a,b,x,y,period,stable,unstable,label,arclength,mu_abs_1,mu_re_1,mu_im_1,"
+                    "mu_abs_2,mu_re_2,mu_im_2\n") != std::string::npos);
+    CHECK(text.find(",PD,") != std::string::npos);
+    CHECK(text.find(",R2,") != std::string::npos);
 }
