@@ -139,3 +139,27 @@ TEST_CASE("run: a bad orbit study names the JSON path", "[cli][continuation][orb
     CHECK(r.exit_status == 1);
     CHECK(r.err.find("analysis.orbit.kind") != std::string::npos);
 }
+
+TEST_CASE("run: an orbit_curves study writes the Henon map's fold and flip curves with R1 and R2",
+          "[cli][continuation][orbit][curve]") {
+    const auto r = run_cli({"run", studies + "/henon_orbit_curves.json"});
+    INFO(r.err);
+    REQUIRE(r.exit_status == 0);
+    CHECK(r.err.find("2 curves") != std::string::npos);
+    CHECK(r.out.find("\ncurve,kind,a,b,x,y,period,stable,unstable,label,arclength,") != std::string::npos);
+    // R1 on the fold curve at (a, b) = (-1, -1), R2 on the flip curve at (3, -1)
+    for (const auto& [label, a] : {std::pair<std::string, double>{"R1", -1.0}, {"R2", 3.0}}) {
+        INFO(label);
+        const auto rows = rows_labelled(r.out, label);
+        REQUIRE(rows.size() == 1);
+        std::istringstream cells(rows[0]);
+        std::string curve, kind, alpha, beta;
+        std::getline(cells, curve, ',');
+        std::getline(cells, kind, ',');
+        std::getline(cells, alpha, ',');
+        std::getline(cells, beta, ',');
+        CHECK(kind == (label == "R1" ? "LP" : "PD"));
+        CHECK(std::stod(alpha) == Approx(a).epsilon(1e-8));
+        CHECK(std::stod(beta) == Approx(-1.0).epsilon(1e-8));
+    }
+}
