@@ -57,6 +57,16 @@ class InOrderQueue {
         spares_.pop_back();
         return spare;
     }
+    // A worker (a device's thread) is done: drain() must not wait for a batch that will not come.
+    // Without this wake-up drain saw the last worker leave only at its next 20 ms poll, which every
+    // run paid once at its end (and a progressive run once per block).
+    void worker_finished(std::atomic<std::size_t>& workers) {
+        {
+            std::lock_guard lock(mutex_);
+            workers.fetch_sub(1);
+        }
+        ready_.notify_all();
+    }
     // Hands over every batch that is next in order; returns once no worker is left and nothing waits.
     void drain(const std::function<void(const ensemble::BatchArrays&)>& on_batch,
                const std::atomic<std::size_t>& workers) {
@@ -395,7 +405,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
         for (std::size_t d = 0; d < devices_.size(); ++d)
             threads.emplace_back([&, d] {
                 guarded([&] { run_device(d); });
-                devices_working.fetch_sub(1);
+                queue.worker_finished(devices_working);
             });
         try {
             const auto timed_on_batch = [&](const ensemble::BatchArrays& b) {
