@@ -195,11 +195,41 @@ TEST_CASE("auto measures nothing where the GPU cannot win or is missing", "[jobs
     SECTION("a study the probe cannot run is decided by the count, and says so") {
         REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
         setup.probe->supported = false;
-        const auto s = setup.pick(2000, 110);
+        const auto s = setup.pick(2000, 111); // not 110: a study probed before is not probed again
         CHECK(s.backend == setup.cpu);
         CHECK(s.notes.at(0) ==
               "auto: the work could not be measured (not this study); deciding by the count: "
               "2000 systems; the CPU is faster for so few");
+    }
+}
+
+TEST_CASE("a study run again is not probed again; any change to it is", "[jobs][select][auto][probe]") {
+    Setup setup;
+    const auto first = setup.pick(2000, 110);
+    REQUIRE(first.backend == setup.gpu);
+    const int probes = setup.probe->runs;
+    REQUIRE(probes > 0);
+    const auto again = setup.pick(2000, 110);
+    CHECK(again.backend == setup.gpu);
+    CHECK(setup.probe->runs == probes);
+    INFO(again.notes.at(0));
+    CHECK(again.notes.at(0).find("(measured by an earlier run)") != std::string::npos);
+    // the same predictions as the first time
+    CHECK(again.notes.at(0).substr(0, again.notes.at(0).find(" (measured")) ==
+          first.notes.at(0).substr(0, first.notes.at(0).find(" (measured")));
+
+    // each of these studies differs from the first in one thing the work depends on
+    std::vector<study::Study> changed(4, study_of(2000, 110)->study);
+    changed[0].solver.rtol.all = 1e-9;
+    changed[1].model.text.replace(changed[1].model.text.find("b=0.3"), 5, "b=0.4");
+    changed[2].sweep[0].to = 0.9;
+    changed[3].sweep[0].count = 2001;
+    for (const study::Study& c : changed) {
+        const auto resolved = study::resolve_study(c, "").resolved;
+        REQUIRE(resolved);
+        const int before = setup.probe->runs;
+        (void)setup.registry.select(study::BackendChoice::Auto, *resolved);
+        CHECK(setup.probe->runs > before);
     }
 }
 
