@@ -239,6 +239,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     std::exception_ptr error;
     InOrderQueue queue;
     BatchDealer dealer(total, all_lanes);
+    const std::shared_ptr<PinnedPool> staging = options_.staging ? options_.staging : PinnedPool::make(0);
     Timeline timeline;
     std::mutex launches_mutex;
     // per device: when its launches ran, in milliseconds of the GPU's clock from the device's start
@@ -260,10 +261,11 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                               std::size_t device_index, const Event& origin) {
         const Context& context = program.context();
         Event began(context), ended(context);
-        EnsembleBatch batch(context, shape, spec_.times());
+        EnsembleBatch batch(context, shape, spec_.times(), staging);
         const Stream stream(context);
         DeviceBuffer<unsigned int> unfinished(context, 1);
-        PinnedBuffer left_word(context, sizeof(unsigned int));
+        PooledPinned left_word = staging->take(
+            sizeof(unsigned int), [&](std::size_t bytes) { return PinnedBuffer(context, bytes); });
         const std::span<unsigned int> left(reinterpret_cast<unsigned int*>(left_word.data()), 1);
         long long budget = whole_slices(options_.first_budget);
         bool used = false;
