@@ -97,7 +97,12 @@ std::optional<WorkChoice> choose_by_work(const study::ResolvedStudy& study, std:
     } else {
         ProbeOptions probe;
         probe.min_seconds = std::clamp(0.02 * cpu.at(crossing), 0.002, 0.02);
-        probe.decided = [crossing](double w) { return w > 4 * crossing || w < crossing / 4; };
+        probe.decided = [&](double w, double spent, double slice) {
+            if (slice < 0.002) return false; // shorter slices are the timer's and the scheduler's
+            if (w > 4 * crossing || w < crossing / 4) return true;
+            // 3% of the run it decides for is enough: near the crossing a wrong pick costs little
+            return spent >= 0.03 * std::min(cpu.at(w), gpu.at(w));
+        };
         work = measure_work(study, *setup.probe, cancel, setup.clock, probe);
         if (!work.failure.empty()) {
             why_not =

@@ -4,7 +4,8 @@
 // lies below the other for every w, that backend runs and nothing is probed; otherwise the probe
 // (work_probe.h) measures w, with a time budget of 2% of the time at the lines' crossing, and the
 // lower prediction runs; it stops early once its estimate lies four times beyond the crossing
-// either way. A study probed before in this process (setup.memo) is not probed again. The note
+// either way, or once it took 3% of the faster prediction for the work it estimates (slices of 2 ms
+// at least). A study probed before in this process (setup.memo) is not probed again. The note
 // gives the predictions and why.
 #pragma once
 

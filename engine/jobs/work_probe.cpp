@@ -138,8 +138,7 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
         if ((slice_seconds >= options.min_seconds && previous_seconds > 0) ||
             slice_seconds >= 10 * options.min_seconds || actual >= 1.0)
             break;
-        if (slope && slice_seconds >= options.min_seconds / 4 && options.decided && options.decided(m.work))
-            break;
+        if (slope && options.decided && options.decided(m.work, clock() - start, slice_seconds)) break;
         previous_fraction = actual;
         previous_seconds = seconds;
         // long enough to reach min_seconds with a fifth to spare, at most four times the last slice,

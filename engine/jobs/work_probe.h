@@ -40,9 +40,10 @@ struct WorkMeasure {
 struct ProbeOptions {
     std::size_t samples = 3;
     double min_seconds = 0.02; // the last slice takes at least this long, unless it is the whole study
-    // Called with the work extrapolated from two slices once the last took a quarter of min_seconds
-    // or more: true ends the probe there (the choice it serves cannot change; may be empty).
-    std::function<bool(double work)> decided;
+    // Called after each slice with the work extrapolated from it and the slice before, what the probe
+    // took so far and what its last slice took: true ends the probe there (the choice it serves
+    // cannot change, or it cost enough against the run it serves). May be empty.
+    std::function<bool(double work, double probe_seconds, double slice_seconds)> decided;
 };
 
 // Runs on `probe` with one thread; stops early on `cancel` (failure "cancelled").

@@ -329,6 +329,35 @@ TEST_CASE("the probe's extrapolated work matches a whole run on the evaluator", 
     // by a clock: at this size its 20 ms minimum slice is about the whole study's time
 }
 
+TEST_CASE("the probe ends where its caller has decided, with the work of its last two slices",
+          "[jobs][probe]") {
+    // the modelled evaluator: 2 ms a run, 1 ms a section and system; 1000 sections
+    test::VirtualClock clock;
+    const auto probe = test::modelled_probe(clock);
+    const auto study = study_of(500, 1000);
+    const std::atomic<bool> never{false};
+    jobs::ProbeOptions options;
+    options.min_seconds = 1.0; // far more than any slice below takes
+    const jobs::WorkMeasure full = jobs::measure_work(*study, *probe, never, clock.reader(), options);
+    const int full_runs = probe->runs;
+    std::vector<double> seen;
+    options.decided = [&](double work, double spent, double slice) {
+        seen.push_back(work);
+        CHECK(spent > slice);
+        return seen.size() == 2;
+    };
+    const int before = probe->runs;
+    const jobs::WorkMeasure early = jobs::measure_work(*study, *probe, never, clock.reader(), options);
+    // asked after the second slice (the first with a slice before it) and the third; stopped there
+    CHECK(probe->runs - before == 3);
+    CHECK(full_runs > 3);
+    REQUIRE(seen.size() == 2);
+    // the slope drops the 2 ms a run: one system's 1000 sections are 1 s of evaluator work
+    CHECK(early.work == Approx(1.0));
+    CHECK(full.work == Approx(1.0));
+    CHECK(early.probe_seconds < full.probe_seconds);
+}
+
 TEST_CASE("a probe slice keeps a spread of systems and a fraction of the length", "[jobs][probe]") {
     auto whole = std::make_shared<study::ResolvedStudy>(*study_of(1000, 400));
     double actual = 0;
