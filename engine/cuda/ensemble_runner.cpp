@@ -363,8 +363,10 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     const auto run_device = [&](std::size_t device_index) {
         const EnsembleDevice& device = devices_[device_index];
         const double loading = timeline.now();
-        const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
-                                      real_bytes_);
+        const EnsembleProgram program(options_.modules
+                                          ? options_.modules->take(device.context, *device.module)
+                                          : Module(device.context, *device.module),
+                                      spec_.spec(), spec_.states(), real_bytes_);
         if (timeline.on())
             timeline.add("device " + std::to_string(device.context.device().ordinal) +
                          format_times(" program loading/loaded", {loading, timeline.now()}));
@@ -400,6 +402,14 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
             other_lanes.emplace_back(
                 [&] { guarded([&] { run_lane(program, shape, smallest, device_index, origin); }); });
         guarded([&] { run_lane(program, shape, smallest, device_index, origin); });
+        other_lanes.clear(); // joined: every lane waited for its stream
+        // a run that failed leaves its module: the error may be the device's
+        bool failed = false;
+        {
+            std::lock_guard lock(error_mutex);
+            failed = error != nullptr;
+        }
+        if (options_.modules && !failed) options_.modules->give_back(*device.module, program.module());
     };
 
     {

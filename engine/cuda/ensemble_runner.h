@@ -20,6 +20,7 @@
 
 #include "engine/cuda/compile_request.h"
 #include "engine/cuda/context.h"
+#include "engine/cuda/module_shelf.h"
 #include "engine/cuda/pinned_pool.h"
 #include "engine/ensemble/batch_arrays.h"
 #include "engine/ensemble/study_spec.h"
@@ -45,6 +46,9 @@ struct RunnerOptions {
     // Where the lanes' page-locked staging comes from and goes back to (a backend's, kept from run
     // to run); null: pinned for each lane alone.
     std::shared_ptr<PinnedPool> staging;
+    // Where each device's loaded module comes from and goes back to when its lanes are done (a
+    // backend's shelf); null: loaded for the run alone.
+    std::shared_ptr<ModuleShelf> modules;
 };
 
 // What bounds the systems of one lane's batch.
