@@ -2,7 +2,8 @@
 # (a tiny study's warm jobs and each per-job step, CPU and the CUDA host side), bench_auto_backend
 # once per bundled study (each its own step and row, so that a round cut off at the end of a lease
 # keeps the studies it finished; --studies "NAME ...": only those), and bench_cuda_progressive (a
-# progressive map against one pass). The rows end with auto's worst ratio per study.
+# progressive map against one pass), again with BIFSCOPE_CUDA_KEEP=0 (nothing kept between runs, as
+# before the backend's staging pool and module shelf). The rows end with auto's worst ratio per study.
 mode_overhead() {
   local s name studies=()
   build_targets bench_job_overhead bench_auto_backend bench_cuda_progressive $opt_tests
@@ -20,4 +21,6 @@ mode_overhead() {
     run_step "bench_auto_backend $name" 240 "$(exe bench_auto_backend)" --only "$name"
   done
   run_program bench_cuda_progressive 150
+  # the same with nothing kept from run to run (each run pins its staging and loads its module)
+  BIFSCOPE_CUDA_KEEP=0 run_step "bench_cuda_progressive, BIFSCOPE_CUDA_KEEP=0" 150 "$(exe bench_cuda_progressive)"
 }
