@@ -129,8 +129,12 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
         // Extrapolated from the last two slices where the first was long enough to tell the fixed
         // cost from the rest; else from this one alone.
         const bool slope = previous_seconds > 0 && seconds > previous_seconds && actual > previous_fraction;
+        // The slope never exceeds this slice's own time per fraction (its fixed cost is not
+        // negative): where it would, the slice before was cut short by nothing but noise (a
+        // preempted timer), which on a loaded machine made the slope several times too large.
         const double per_fraction =
-            slope ? (seconds - previous_seconds) / (actual - previous_fraction) : seconds / actual;
+            slope ? std::min((seconds - previous_seconds) / (actual - previous_fraction), seconds / actual)
+                  : seconds / actual;
         m.work = per_fraction;
         // Two slices at least, so that the slope drops the fixed cost; one where it is long enough
         // that the fixed cost hardly counts (a longer slice would cost too much).
