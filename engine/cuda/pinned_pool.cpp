@@ -46,7 +46,7 @@ PooledPinned PinnedPool::take(std::size_t bytes, const Allocate& allocate) {
         std::lock_guard lock(mutex_);
         auto best = kept_.end();
         for (auto it = kept_.begin(); it != kept_.end(); ++it)
-            if (it->size() >= bytes && it->size() / 4 <= bytes &&
+            if (it->size() >= bytes && it->size() / 4 <= rounded(bytes) &&
                 (best == kept_.end() || it->size() < best->size()))
                 best = it;
         if (best != kept_.end()) {

@@ -7,10 +7,11 @@
 //   PooledPinned staging = pool.take(bytes, [&](std::size_t n) { return PinnedBuffer(context, n); });
 //   ... staging.data() ...                               // back to the pool when staging goes
 //
-// take() hands out the smallest kept buffer of at least `bytes` and at most four times that, else a
-// new one of `bytes` rounded up to an eighth of its power of two (so that runs of almost the same size
-// share buffers). The pool keeps at most `limit` bytes, dropping the buffers given back longest ago
-// first; buffers over half the limit and pageable fallbacks are not kept. Thread-safe.
+// take() hands out the smallest kept buffer of at least `bytes` and at most four times what it would
+// allocate, else a new one of `bytes` rounded up to an eighth of its power of two, 4 KiB at least (so
+// that runs of almost the same size share buffers). The pool keeps at most `limit` bytes, dropping the
+// buffers given back longest ago first; buffers over half the limit and pageable fallbacks are not kept.
+// Thread-safe.
 #pragma once
 
 #include "engine/cuda/pinned_buffer.h"

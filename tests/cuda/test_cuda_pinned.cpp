@@ -181,6 +181,22 @@ TEST_CASE("a pool hands a buffer given back to the next run instead of pinning a
     CHECK(live() == 0); // the pool gone, every buffer freed once
 }
 
+TEST_CASE("a pool reuses tiny buffers too (a lane's one-word staging)", "[cuda][pinned][pool]") {
+    auto driver = fake_driver(BIF_FAKE_DRIVER_PATH);
+    int pinned = 0;
+    const PinnedPool::Allocate allocate = [&](std::size_t bytes) {
+        ++pinned;
+        return PinnedBuffer(*driver, bytes);
+    };
+    const auto pool = PinnedPool::make();
+    for (int run = 0; run < 3; ++run) {
+        PooledPinned word = pool->take(4, allocate), spare = pool->take(16, allocate);
+        CHECK(word.size() == 4096);
+        CHECK(word.data() != spare.data());
+    }
+    CHECK(pinned == 2);
+}
+
 TEST_CASE("a pool keeps no pageable fallback and no empty buffer", "[cuda][pinned][pool]") {
     setenv("BIF_FAKE_HOST_ALLOC", "2", 1); // CUDA_ERROR_OUT_OF_MEMORY: pageable memory instead
     auto driver = fake_driver(BIF_FAKE_DRIVER_PATH);
