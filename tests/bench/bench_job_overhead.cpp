@@ -230,7 +230,7 @@ void step_times(const study::ResolvedStudy& s, int repeats) {
     const double compile_start = now();
     (void)nvrtc.compile(request, target);
     std::printf("  (its module compiled or read in %.2f s)\n", now() - compile_start);
-    print("cuda module from the cache (key, read, check)",
+    print("cuda module from the cache (key, stat, entry read before)",
           median_of(repeats, [&] { (void)nvrtc.compile(request, target); }));
     print("cuda cached() (key, exists)", median_of(repeats, [&] { (void)nvrtc.cached(request, target); }));
 #endif
