@@ -1,5 +1,6 @@
 #include "engine/cpu/native_compiler.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -323,17 +324,44 @@ void NativeCompiler::run_compiler(const fs::path& source, const fs::path& object
                                  outcome.output);
 }
 
+std::shared_ptr<const SharedLibrary> NativeCompiler::find_loaded(const std::string& key) const {
+    std::lock_guard lock(loaded_mutex_);
+    for (auto it = loaded_.begin(); it != loaded_.end(); ++it) {
+        if (it->first != key) continue;
+        loaded_.splice(loaded_.begin(), loaded_, it);
+        return loaded_.front().second;
+    }
+    return nullptr;
+}
+
+void NativeCompiler::keep_loaded(const std::string& key, std::shared_ptr<const SharedLibrary> library) const {
+    std::lock_guard lock(loaded_mutex_);
+    std::erase_if(loaded_, [&](const auto& entry) { return entry.first == key; });
+    loaded_.emplace_front(key, std::move(library));
+    if (loaded_.size() > loaded_module_limit) loaded_.pop_back();
+}
+
+bool NativeCompiler::loaded(const std::string& key) const {
+    std::lock_guard lock(loaded_mutex_);
+    return std::any_of(loaded_.begin(), loaded_.end(), [&](const auto& entry) { return entry.first == key; });
+}
+
 NativeModule NativeCompiler::compile(std::string_view source, const std::atomic<bool>* cancel,
                                      const std::vector<std::string>& source_flags) const {
     const auto start = std::chrono::steady_clock::now();
     NativeModule module;
     module.key = cache_key(source, source_flags);
     module.path = cache_dir_ / (module.key + ".so");
+    if ((module.library = find_loaded(module.key))) {
+        module.from_cache = true;
+        return module;
+    }
     std::error_code ec;
     if (fs::exists(module.path, ec)) {
         try {
             module.library = std::make_shared<const SharedLibrary>(module.path);
             module.from_cache = true;
+            keep_loaded(module.key, module.library);
             return module;
         } catch (const std::exception&) {
             fs::remove(module.path, ec); // a damaged entry: build it again
@@ -368,6 +396,7 @@ NativeModule NativeCompiler::compile(std::string_view source, const std::atomic<
     } catch (const std::exception& e) {
         throw NativeCompileError(std::string("the compiled object does not load: ") + e.what(), "");
     }
+    keep_loaded(module.key, module.library);
     module.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return module;
 }

@@ -47,8 +47,11 @@ std::vector<std::string> native_study_flags(const NativeCompiler& compiler, std:
 }
 
 NativeStudyProgram::NativeStudyProgram(const NativeCompiler& compiler, const study::ResolvedStudy& study,
+                                       const ensemble::SpecStorage& spec, const std::atomic<bool>* cancel)
+    : NativeStudyProgram(compiler, native_study_source(study, spec), spec, cancel) {}
+
+NativeStudyProgram::NativeStudyProgram(const NativeCompiler& compiler, std::string_view source,
                                        const ensemble::SpecStorage& spec, const std::atomic<bool>* cancel) {
-    const std::string source = native_study_source(study, spec);
     module_ = compiler.compile(source, cancel, native_study_flags(compiler, source));
     const auto& lib = *module_.library;
     auto* abi = lib.function<int()>("bif_ensemble_abi");

@@ -33,6 +33,9 @@ class NativeStudyProgram : public StudyProgram {
     // std::runtime_error (the module lacks an entry or was built for another ABI).
     NativeStudyProgram(const NativeCompiler& compiler, const study::ResolvedStudy& study,
                        const ensemble::SpecStorage& spec, const std::atomic<bool>* cancel);
+    // The same for the study's source made already (native_study_source).
+    NativeStudyProgram(const NativeCompiler& compiler, std::string_view source,
+                       const ensemble::SpecStorage& spec, const std::atomic<bool>* cancel);
     ~NativeStudyProgram() override;
 
     int carry_words() const override { return carry_words_; }

@@ -107,7 +107,7 @@ bool ChainRunner::run(const std::function<void(const ensemble::BatchArrays&)>& o
     const EnsembleProgram program(device_.context, *device_.module, spec_.spec(), spec_.states(),
                                   real_bytes_);
     EnsembleBatch batch(device_.context, column_shape(spec_, chains, program.carry_words(), real_bytes_),
-                        spec_.times());
+                        spec_.times(), options_.staging);
     SliceLoop slices(program, options_);
     control_.report_progress(0, total, "integrating");
     bool cancelled = false;

@@ -12,7 +12,9 @@
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/errors.h"
 #include "engine/cuda/module_compiler.h"
+#include "engine/cuda/module_shelf.h"
 #include "engine/cuda/nvrtc_library.h"
+#include "engine/cuda/pinned_pool.h"
 #include "engine/cuda/stream.h"
 #include "engine/ensemble/result_assembly.h"
 #include "engine/ensemble/study_spec.h"
@@ -20,12 +22,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <future>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <thread>
 
 namespace bif::cuda {
@@ -42,12 +46,22 @@ std::string first_line(const std::string& text) {
     return text.substr(0, text.find('\n'));
 }
 
-RunnerOptions runner_options_of(const CudaBackendOptions& options) {
+RunnerOptions runner_options_of(const CudaBackendOptions& options, std::shared_ptr<PinnedPool> staging,
+                                std::shared_ptr<ModuleShelf> modules) {
     RunnerOptions runner;
     runner.slice_seconds = options.slice_seconds;
     runner.max_batch = options.max_batch;
     runner.lanes = options.lanes;
+    runner.staging = std::move(staging);
+    runner.modules = std::move(modules);
     return runner;
+}
+
+// BIFSCOPE_CUDA_KEEP=0 (measurements): every run pins its staging and loads its module anew, as
+// before the backend kept them, to compare the two in one build.
+bool keeps_between_runs() {
+    const char* keep = std::getenv("BIFSCOPE_CUDA_KEEP");
+    return !(keep && std::string_view(keep) == "0");
 }
 
 class CudaBackend : public study::Backend {
@@ -195,7 +209,7 @@ class CudaBackend : public study::Backend {
 
         const auto run_start = Clock::now();
         std::optional<ensemble::ResultAssembly> assembly; // made at the first batch
-        const RunnerOptions runner_options = runner_options_of(options_);
+        const RunnerOptions runner_options = runner_options_of(options_, staging_, modules_);
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
         // continuation: one chain per GPU thread, column after column, on the first GPU
         ChainRunner chain_runner(loaded.devices.front(), study, spec, real_bytes, control, runner_options);
@@ -420,7 +434,7 @@ class CudaBackend : public study::Backend {
 
         const auto run_start = Clock::now();
         const ensemble::SpecStorage spec(study);
-        RunnerOptions runner_options = runner_options_of(options_);
+        RunnerOptions runner_options = runner_options_of(options_, staging_, modules_);
         if (max_batch > 0) runner_options.max_batch = max_batch;
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
         EnsembleRunner runner(std::move(loaded.devices), study, spec, real_bytes, control, runner_options);
@@ -644,6 +658,11 @@ class CudaBackend : public study::Backend {
     std::map<int, Context> contexts_;
     std::shared_ptr<study::Backend> quick_;
     std::map<int, std::shared_ptr<const RenderKernels>> render_kernels_;
+    // The lanes' page-locked staging, kept from run to run (and block to block of a progressive
+    // run): pinning it anew cost each run tens of milliseconds.
+    std::shared_ptr<PinnedPool> staging_ = keeps_between_runs() ? PinnedPool::make() : nullptr;
+    // The modules loaded for earlier runs (module_shelf.h).
+    std::shared_ptr<ModuleShelf> modules_ = keeps_between_runs() ? std::make_shared<ModuleShelf>() : nullptr;
     BackgroundCompiles background_; // first destroyed: kills or waits for its compiles
 };
 

@@ -31,6 +31,10 @@ std::size_t at_least_one(std::size_t bytes) {
     return std::max<std::size_t>(bytes, 16);
 }
 
+PinnedPool::Allocate pinned_in(const Context& context) {
+    return [context](std::size_t bytes) { return PinnedBuffer(context, bytes); };
+}
+
 // Every byte 0xFF: a NaN in float and in double alike (the study's "missing value").
 void fill_nan_async(const DeviceAllocation& a, std::size_t bytes, const Stream& stream) {
     if (bytes == 0) return;
@@ -99,7 +103,7 @@ std::size_t BatchShape::staging_bytes_per_system() const {
 }
 
 EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
-                             const std::vector<double>& times)
+                             const std::vector<double>& times, std::shared_ptr<PinnedPool> staging)
     : shape_(shape),
       axis_values_(context, at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes)),
       times_(context, at_least_one(times.size() * shape.real_bytes)),
@@ -110,8 +114,11 @@ EnsembleBatch::EnsembleBatch(const Context& context, const BatchShape& shape,
       rows_filled_(context, at_least_one(shape.capacity * sizeof(int))),
       initial_override_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)),
       final_state_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)),
-      inputs_(context, at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes)),
-      chain_states_(context, at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes)) {
+      staging_(staging ? std::move(staging) : PinnedPool::make(0)),
+      inputs_(staging_->take(at_least_one(std::size_t(shape.axes) * shape.capacity * shape.real_bytes),
+                             pinned_in(context))),
+      chain_states_(staging_->take(at_least_one(chain_reals(shape) * shape.capacity * shape.real_bytes),
+                                   pinned_in(context))) {
     if (times.empty()) return;
     std::vector<unsigned char> staged(times.size() * std::size_t(shape.real_bytes));
     convert_out(times, shape.real_bytes, staged.data());
@@ -181,9 +188,9 @@ void EnsembleBatch::start(const ensemble::BatchArrays& host, std::size_t axis_re
 
 void EnsembleBatch::prepare_downloads() {
     if (outputs_.size() != 0) return;
-    outputs_ = PinnedBuffer(
-        carry_.context(),
-        at_least_one(rows_filled_offset() + downloaded_rows_filled(shape_) * shape_.capacity * sizeof(int)));
+    outputs_ = staging_->take(
+        at_least_one(rows_filled_offset() + downloaded_rows_filled(shape_) * shape_.capacity * sizeof(int)),
+        pinned_in(carry_.context()));
 }
 
 void EnsembleBatch::download(ensemble::BatchArrays& host, const Stream& stream) {

@@ -12,10 +12,12 @@
 #include "bif/study/view.h"
 #include "engine/cuda/device_buffer.h"
 #include "engine/cuda/pinned_buffer.h"
+#include "engine/cuda/pinned_pool.h"
 #include "engine/ensemble/batch_arrays.h"
 #include "engine/ensemble/study_spec.h"
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 namespace bif::cuda {
@@ -44,8 +46,10 @@ BatchShape batch_shape(const ensemble::SpecStorage& spec, int carry_words, int r
 
 class EnsembleBatch {
   public:
-    // `times`: the shared trajectory output times (may be empty).
-    EnsembleBatch(const Context& context, const BatchShape& shape, const std::vector<double>& times);
+    // `times`: the shared trajectory output times (may be empty). `staging`: where the page-locked
+    // staging comes from and goes back to (pinned_pool.h); null: pinned for this batch alone.
+    EnsembleBatch(const Context& context, const BatchShape& shape, const std::vector<double>& times,
+                  std::shared_ptr<PinnedPool> staging = nullptr);
 
     const BatchShape& shape() const { return shape_; }
     std::size_t count() const { return count_; }
@@ -101,9 +105,10 @@ class EnsembleBatch {
     std::size_t fetched_count_ = 0;
     DeviceAllocation axis_values_, times_, carry_, points_, scalars_, status_, rows_filled_;
     DeviceAllocation initial_override_, final_state_; // chains only
-    PinnedBuffer inputs_;                             // axis values
-    PinnedBuffer outputs_;      // points, scalars, statuses, rows filled (prepare_downloads)
-    PinnedBuffer chain_states_; // chains only: initial states going up, then final states coming back
+    std::shared_ptr<PinnedPool> staging_;
+    PooledPinned inputs_;       // axis values
+    PooledPinned outputs_;      // points, scalars, statuses, rows filled (prepare_downloads)
+    PooledPinned chain_states_; // chains only: initial states going up, then final states coming back
 };
 
 } // namespace bif::cuda

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace bif::cuda {
@@ -70,7 +71,11 @@ class DeviceSpec {
 
 EnsembleProgram::EnsembleProgram(const Context& context, const CompiledModule& compiled,
                                  const ensemble::StudySpec& spec, int states, int real_bytes)
-    : module_(context, compiled), advance_(module_.kernel("bif_ensemble_advance")), real_bytes_(real_bytes) {
+    : EnsembleProgram(Module(context, compiled), spec, states, real_bytes) {}
+
+EnsembleProgram::EnsembleProgram(Module module, const ensemble::StudySpec& spec, int states, int real_bytes)
+    : module_(std::move(module)), advance_(module_.kernel("bif_ensemble_advance")), real_bytes_(real_bytes) {
+    const Context& context = module_.context();
     const Stream stream(context);
     const LaunchShape one = LaunchShape::linear(1, 1);
     DeviceBuffer<int> sizes(context, 5);

@@ -28,6 +28,8 @@ class EnsembleProgram {
     // built against another ensemble ABI or for a precision other than `real_bytes`.
     EnsembleProgram(const Context& context, const CompiledModule& compiled, const ensemble::StudySpec& spec,
                     int states, int real_bytes);
+    // The same on a module loaded already (module_shelf.h), which this program's run then owns alone.
+    EnsembleProgram(Module module, const ensemble::StudySpec& spec, int states, int real_bytes);
 
     int carry_words() const { return carry_words_; }
     int real_bytes() const { return real_bytes_; }
@@ -35,6 +37,7 @@ class EnsembleProgram {
     // The map-diagram pass (bif/study/map_diagram.h), where the program has one.
     const std::optional<Kernel>& map_diagram_kernel() const { return map_diagram_; }
     const Context& context() const { return module_.context(); }
+    const Module& module() const { return module_; }
 
     // One slice of at most `budget` attempted steps for every unfinished system of the batch, after
     // the map-diagram pass where there is one; asynchronous. `unfinished` (one word, zeroed here first)

@@ -57,6 +57,16 @@ class InOrderQueue {
         spares_.pop_back();
         return spare;
     }
+    // A worker (a device's thread) is done: drain() must not wait for a batch that will not come.
+    // Without this wake-up drain saw the last worker leave only at its next 20 ms poll, which every
+    // run paid once at its end (and a progressive run once per block).
+    void worker_finished(std::atomic<std::size_t>& workers) {
+        {
+            std::lock_guard lock(mutex_);
+            workers.fetch_sub(1);
+        }
+        ready_.notify_all();
+    }
     // Hands over every batch that is next in order; returns once no worker is left and nothing waits.
     void drain(const std::function<void(const ensemble::BatchArrays&)>& on_batch,
                const std::atomic<std::size_t>& workers) {
@@ -229,6 +239,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     std::exception_ptr error;
     InOrderQueue queue;
     BatchDealer dealer(total, all_lanes);
+    const std::shared_ptr<PinnedPool> staging = options_.staging ? options_.staging : PinnedPool::make(0);
     Timeline timeline;
     std::mutex launches_mutex;
     // per device: when its launches ran, in milliseconds of the GPU's clock from the device's start
@@ -250,10 +261,11 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                               std::size_t device_index, const Event& origin) {
         const Context& context = program.context();
         Event began(context), ended(context);
-        EnsembleBatch batch(context, shape, spec_.times());
+        EnsembleBatch batch(context, shape, spec_.times(), staging);
         const Stream stream(context);
         DeviceBuffer<unsigned int> unfinished(context, 1);
-        PinnedBuffer left_word(context, sizeof(unsigned int));
+        PooledPinned left_word = staging->take(
+            sizeof(unsigned int), [&](std::size_t bytes) { return PinnedBuffer(context, bytes); });
         const std::span<unsigned int> left(reinterpret_cast<unsigned int*>(left_word.data()), 1);
         long long budget = whole_slices(options_.first_budget);
         bool used = false;
@@ -351,8 +363,10 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     const auto run_device = [&](std::size_t device_index) {
         const EnsembleDevice& device = devices_[device_index];
         const double loading = timeline.now();
-        const EnsembleProgram program(device.context, *device.module, spec_.spec(), spec_.states(),
-                                      real_bytes_);
+        const EnsembleProgram program(options_.modules
+                                          ? options_.modules->take(device.context, *device.module)
+                                          : Module(device.context, *device.module),
+                                      spec_.spec(), spec_.states(), real_bytes_);
         if (timeline.on())
             timeline.add("device " + std::to_string(device.context.device().ordinal) +
                          format_times(" program loading/loaded", {loading, timeline.now()}));
@@ -388,6 +402,14 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
             other_lanes.emplace_back(
                 [&] { guarded([&] { run_lane(program, shape, smallest, device_index, origin); }); });
         guarded([&] { run_lane(program, shape, smallest, device_index, origin); });
+        other_lanes.clear(); // joined: every lane waited for its stream
+        // a run that failed leaves its module: the error may be the device's
+        bool failed = false;
+        {
+            std::lock_guard lock(error_mutex);
+            failed = error != nullptr;
+        }
+        if (options_.modules && !failed) options_.modules->give_back(*device.module, program.module());
     };
 
     {
@@ -395,7 +417,7 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
         for (std::size_t d = 0; d < devices_.size(); ++d)
             threads.emplace_back([&, d] {
                 guarded([&] { run_device(d); });
-                devices_working.fetch_sub(1);
+                queue.worker_finished(devices_working);
             });
         try {
             const auto timed_on_batch = [&](const ensemble::BatchArrays& b) {

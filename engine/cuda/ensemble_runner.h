@@ -20,12 +20,15 @@
 
 #include "engine/cuda/compile_request.h"
 #include "engine/cuda/context.h"
+#include "engine/cuda/module_shelf.h"
+#include "engine/cuda/pinned_pool.h"
 #include "engine/ensemble/batch_arrays.h"
 #include "engine/ensemble/study_spec.h"
 #include "engine/study/backend.h"
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace bif::cuda {
@@ -40,6 +43,12 @@ struct RunnerOptions {
     long long first_budget = 4096; // attempted steps per system in the first launch (whole slices)
     std::size_t max_batch = 0;     // systems per batch at most (0: as memory allows)
     int lanes = 2;                 // per device; 1 runs batch after batch (no overlap)
+    // Where the lanes' page-locked staging comes from and goes back to (a backend's, kept from run
+    // to run); null: pinned for each lane alone.
+    std::shared_ptr<PinnedPool> staging;
+    // Where each device's loaded module comes from and goes back to when its lanes are done (a
+    // backend's shelf); null: loaded for the run alone.
+    std::shared_ptr<ModuleShelf> modules;
 };
 
 // What bounds the systems of one lane's batch.

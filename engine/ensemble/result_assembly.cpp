@@ -2,6 +2,10 @@
 
 #include "bif/study/spec.h"
 
+#include <algorithm>
+#include <functional>
+#include <thread>
+
 namespace bif::ensemble {
 
 static_assert(outcome_not_run == int(study::SystemStatus::NotRun));
@@ -78,16 +82,37 @@ ResultAssembly::ResultAssembly(const study::ResolvedStudy& study, study::Result&
             {"lambda_change", std::vector<double>(result_.system_count, study::missing_value)});
 }
 
-void ResultAssembly::store(const BatchArrays& b) {
-    const bool basins = study_.study.analysis == study::AnalysisKind::Basins;
-    const std::size_t n = std::size_t(b.states);
-    std::vector<double> section_points;
-    for (std::size_t i = 0; i < b.count; ++i) {
+namespace {
+
+// Systems of a batch above which store() copies on several threads: a 2^21-system batch's statuses
+// and scalars took the calling thread tens of milliseconds, which a big GPU run's host side waits for.
+constexpr std::size_t parallel_store_systems = std::size_t(1) << 18;
+constexpr unsigned most_store_threads = 8;
+
+// Runs part(begin, end) over [0, count) in contiguous parts, one per thread.
+void in_parts(std::size_t count, unsigned threads,
+              const std::function<void(std::size_t, std::size_t)>& part) {
+    if (threads <= 1) return part(0, count);
+    std::vector<std::thread> pool;
+    const std::size_t each = (count + threads - 1) / threads;
+    for (unsigned t = 1; t < threads && t * each < count; ++t)
+        pool.emplace_back(part, t * each, std::min(count, (t + 1) * each));
+    part(0, std::min(count, each));
+    for (auto& thread : pool)
+        thread.join();
+}
+
+} // namespace
+
+// Systems [begin, end) of the batch, basins excepted: each system's values go to its own rows and
+// cells of the result, so parts of a batch may be stored at once.
+void ResultAssembly::store_values(const BatchArrays& b, std::size_t begin, std::size_t end) {
+    auto& points = result_.points;
+    for (std::size_t i = begin; i < end; ++i) {
         const std::size_t system = b.first + i;
         const int outcome = b.status[i];
         result_.status[system] = static_cast<study::SystemStatus>(outcome);
         if (outcome == outcome_not_run) continue;
-        auto& points = result_.points;
         if (points.rows_per_system > 0) {
             const std::size_t rows =
                 std::min<std::size_t>(std::size_t(b.rows_filled[i]), points.rows_per_system);
@@ -98,7 +123,26 @@ void ResultAssembly::store(const BatchArrays& b) {
         }
         for (std::size_t c = 0; c < scalar_sources_.size() && c < result_.scalars.size(); ++c)
             if (scalar_sources_[c] >= 0) result_.scalars[c].values[system] = b.scalar(i, scalar_sources_[c]);
-        if (!basins) continue;
+    }
+}
+
+void ResultAssembly::store(const BatchArrays& b) {
+    if (study_.study.analysis != study::AnalysisKind::Basins) {
+        const unsigned threads =
+            b.count < parallel_store_systems
+                ? 1u
+                : std::clamp(std::thread::hardware_concurrency(), 1u, most_store_threads);
+        in_parts(b.count, threads, [&](std::size_t begin, std::size_t end) { store_values(b, begin, end); });
+        return;
+    }
+    // Basins: attractors are numbered in system order, through one table.
+    store_values(b, 0, b.count);
+    const std::size_t n = std::size_t(b.states);
+    std::vector<double> section_points;
+    for (std::size_t i = 0; i < b.count; ++i) {
+        const std::size_t system = b.first + i;
+        const int outcome = b.status[i];
+        if (outcome == outcome_not_run) continue;
         if (outcome == outcome_escaped) {
             result_.scalars[0].values[system] = analysis::AttractorTable::escape_label;
             continue;

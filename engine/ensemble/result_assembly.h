@@ -1,6 +1,7 @@
 // Copying a finished batch's outputs into the study's Result: statuses, point rows, and the
 // program's scalar columns under the Result's names (engine/study/result.h); basins are labelled
-// through the attractor table here, in system order.
+// through the attractor table here, in system order. A big batch (2^18 systems or more, not basins) is
+// copied on several threads, each a contiguous part of it.
 #pragma once
 
 #include "engine/analysis/attractor_table.h"
@@ -29,6 +30,8 @@ class ResultAssembly {
     std::vector<std::string> warnings() const;
 
   private:
+    void store_values(const BatchArrays& batch, std::size_t begin, std::size_t end);
+
     const study::ResolvedStudy& study_;
     study::Result& result_;
     // result scalar column -> program scalar column (-1: filled here, e.g. the basin label)

@@ -50,6 +50,7 @@ void BackendRegistry::set_work_estimate(std::shared_ptr<study::Backend> probe,
     probe_ = std::move(probe);
     calibration_ = std::move(calibration);
     clock_ = std::move(clock);
+    works_ = std::make_shared<WorkMemo>();
 }
 
 BackendSelection BackendRegistry::select(study::BackendChoice choice, const study::ResolvedStudy& study,
@@ -73,8 +74,8 @@ BackendSelection BackendRegistry::select(study::BackendChoice choice, const stud
             return selection;
         }
         if (why_not(*cuda, study).empty()) {
-            const WorkChoiceSetup setup{cpu.get(),          cuda.get(), probe_.get(),
-                                        calibration_.get(), clock_,     control};
+            const WorkChoiceSetup setup{cpu.get(), cuda.get(), probe_.get(), calibration_.get(),
+                                        clock_,    control,    works_.get()};
             if (auto by_work = choose_by_work(study, systems, work_text(study), setup, count_reason)) {
                 selection.backend = by_work->gpu ? cuda : cpu;
                 selection.notes.push_back(std::move(by_work->note));

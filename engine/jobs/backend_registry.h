@@ -9,7 +9,8 @@
 //         otherwise a probe measures one system's work (work_probe.h) and the machine's
 //         calibration (speed_calibration.h, measured on first use and kept) predicts each
 //         backend's time, compile included where its code is not cached; the faster one runs
-//         (work_choice.h; no probe where one prediction is lower at any length).
+//         (work_choice.h; no probe where one prediction is lower at any length, nor for a study
+//         probed before in this process).
 //         Without an estimate, or when measuring fails, fewer systems than min_gpu_systems() run
 //         on the CPU. The reason is a one-line note ("auto: 2000 systems of 0.21 s of evaluator
 //         work each: cuda ~0.47 s, cpu ~1.3 s on 16 threads; running on cuda (measured in 9 ms)",
@@ -67,6 +68,7 @@ class BackendRegistry {
     std::size_t min_gpu_systems_ = default_min_gpu_systems;
     std::shared_ptr<study::Backend> probe_;
     std::shared_ptr<SpeedCalibration> calibration_;
+    std::shared_ptr<WorkMemo> works_; // shared by the registry's copies: every job of a program
     SecondsClock clock_;
 };
 

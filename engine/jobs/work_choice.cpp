@@ -89,18 +89,34 @@ std::optional<WorkChoice> choose_by_work(const study::ResolvedStudy& study, std:
         return choice;
     }
     const double crossing = (gpu.a - cpu.a) / (cpu.b - gpu.b);
-    ProbeOptions probe;
-    probe.min_seconds = std::clamp(0.02 * cpu.at(crossing), 0.002, 0.02);
-    const WorkMeasure work = measure_work(study, *setup.probe, cancel, setup.clock, probe);
-    if (!work.failure.empty()) {
-        why_not = "the work could not be measured (" + work.failure.substr(0, work.failure.find('\n')) + ")";
-        return std::nullopt;
+    const std::string key = setup.memo ? work_key(study) : std::string();
+    const std::optional<double> known = setup.memo ? setup.memo->find(key) : std::nullopt;
+    WorkMeasure work;
+    if (known) {
+        work.work = *known;
+    } else {
+        ProbeOptions probe;
+        probe.min_seconds = std::clamp(0.02 * cpu.at(crossing), 0.002, 0.02);
+        probe.decided = [&](double w, double spent, double slice) {
+            if (slice < 0.002) return false; // shorter slices are the timer's and the scheduler's
+            if (w > 4 * crossing || w < crossing / 4) return true;
+            // 3% of the run it decides for is enough: near the crossing a wrong pick costs little
+            return spent >= 0.03 * std::min(cpu.at(w), gpu.at(w));
+        };
+        work = measure_work(study, *setup.probe, cancel, setup.clock, probe);
+        if (!work.failure.empty()) {
+            why_not =
+                "the work could not be measured (" + work.failure.substr(0, work.failure.find('\n')) + ")";
+            return std::nullopt;
+        }
+        if (setup.memo) setup.memo->keep(key, work.work);
     }
     choice.gpu = gpu.at(work.work) < cpu.at(work.work);
-    choice.note = "auto: " + work_text + " of " + seconds_text(work.work) +
-                  " of evaluator work each: " + gpu.text("cuda", work.work) + ", " +
-                  cpu.text("cpu", work.work) + " on " + threads + "; running on " +
-                  (choice.gpu ? "cuda" : "cpu") + " (measured in " + seconds_text(work.probe_seconds) + ")";
+    choice.note =
+        "auto: " + work_text + " of " + seconds_text(work.work) +
+        " of evaluator work each: " + gpu.text("cuda", work.work) + ", " + cpu.text("cpu", work.work) +
+        " on " + threads + "; running on " + (choice.gpu ? "cuda" : "cpu") +
+        (known ? " (measured by an earlier run)" : " (measured in " + seconds_text(work.probe_seconds) + ")");
     return choice;
 }
 

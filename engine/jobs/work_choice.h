@@ -3,7 +3,10 @@
 // one system, t = a + b*w, for this study's system count, compiles and threads. Where one line
 // lies below the other for every w, that backend runs and nothing is probed; otherwise the probe
 // (work_probe.h) measures w, with a time budget of 2% of the time at the lines' crossing, and the
-// lower prediction runs. The note gives the predictions and why.
+// lower prediction runs; it stops early once its estimate lies four times beyond the crossing
+// either way, or once it took 3% of the faster prediction for the work it estimates (slices of 2 ms
+// at least). A study probed before in this process (setup.memo) is not probed again. The note
+// gives the predictions and why.
 #pragma once
 
 #include "engine/jobs/speed_calibration.h"
@@ -21,6 +24,7 @@ struct WorkChoiceSetup {
     SpeedCalibration* calibration = nullptr;
     SecondsClock clock;
     study::RunControl* control = nullptr; // may be null
+    WorkMemo* memo = nullptr;             // works measured before (may be null: always probe)
 };
 
 struct WorkChoice {

@@ -1,5 +1,8 @@
 #include "engine/jobs/work_probe.h"
 
+#include "engine/codegen/codegen.h"
+#include "engine/study/study_json.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -108,7 +111,7 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
     const double start = clock();
     study::RunControl control(cancel, {}, 1);
     double previous_fraction = 0, previous_seconds = 0;
-    for (double fraction = first_fraction(study.study);; fraction = std::min(1.0, fraction * 4)) {
+    for (double fraction = first_fraction(study.study);;) {
         double actual = 1;
         const study::ResolvedStudy slice = shortened_study(study, fraction, options.samples, &actual);
         const double before = clock();
@@ -126,21 +129,65 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
         // Extrapolated from the last two slices where the first was long enough to tell the fixed
         // cost from the rest; else from this one alone.
         const bool slope = previous_seconds > 0 && seconds > previous_seconds && actual > previous_fraction;
+        // The slope never exceeds this slice's own time per fraction (its fixed cost is not
+        // negative): where it would, the slice before was cut short by nothing but noise (a
+        // preempted timer), which on a loaded machine made the slope several times too large.
         const double per_fraction =
-            slope ? (seconds - previous_seconds) / (actual - previous_fraction) : seconds / actual;
+            slope ? std::min((seconds - previous_seconds) / (actual - previous_fraction), seconds / actual)
+                  : seconds / actual;
         m.work = per_fraction;
         // Two slices at least, so that the slope drops the fixed cost; one where it is long enough
-        // that the fixed cost hardly counts (a fourfold slice more would cost too much).
+        // that the fixed cost hardly counts (a longer slice would cost too much).
         const double slice_seconds = seconds * double(slice.system_count());
         if ((slice_seconds >= options.min_seconds && previous_seconds > 0) ||
             slice_seconds >= 10 * options.min_seconds || actual >= 1.0)
             break;
+        if (slope && options.decided && options.decided(m.work, clock() - start, slice_seconds)) break;
         previous_fraction = actual;
         previous_seconds = seconds;
+        // long enough to reach min_seconds with a fifth to spare, at most four times the last slice,
+        // at least three times (the slope is the difference of the two: it must stand out of the
+        // timer's and the scheduler's noise)
+        const double growth = std::clamp(1.2 * options.min_seconds / std::max(slice_seconds, 1e-9), 3.0, 4.0);
+        fraction = std::min(1.0, fraction * growth);
     }
     if (study.is_continuation()) m.work *= double(study.chain_length());
     m.probe_seconds = clock() - start;
     return m;
+}
+
+std::string work_key(const study::ResolvedStudy& study, std::size_t samples) {
+    std::string key = study::write_study_json(study.study);
+    key += '\n';
+    key += study.base_directory;
+    key += '\n';
+    try {
+        key += codegen::generate_source(study.codegen_request(codegen::Precision::Double));
+    } catch (const std::exception& e) {
+        key += e.what();
+    }
+    key += "\nsamples";
+    for (std::size_t p : spread_points(study.grid.system_count(), std::max<std::size_t>(samples, 1)))
+        key += ' ' + std::to_string(study.grid.whole_point(p));
+    key += "\nchains " + std::to_string(study.is_continuation() ? study.chain_length() : 0);
+    return key;
+}
+
+std::optional<double> WorkMemo::find(const std::string& key) const {
+    std::lock_guard lock(mutex_);
+    for (auto it = works_.begin(); it != works_.end(); ++it) {
+        if (it->first != key) continue;
+        works_.splice(works_.begin(), works_, it);
+        return works_.front().second;
+    }
+    return std::nullopt;
+}
+
+void WorkMemo::keep(const std::string& key, double work) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(works_, [&](const auto& entry) { return entry.first == key; });
+    works_.emplace_front(key, work);
+    if (works_.size() > limit_) works_.pop_back();
 }
 
 } // namespace bif::jobs

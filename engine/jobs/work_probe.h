@@ -4,12 +4,19 @@
 // machine's calibration relates every backend to). The slice grows fourfold until it takes long
 // enough to time; the work is extrapolated from the last two slices, so that what a run costs
 // whatever its length (building the evaluator, the first steps from the initial step size) drops
-// out.
+// out. Each next slice is as much longer as should make it last min_seconds (three to four times the
+// one before): a slice that grew fourfold past min_seconds cost up to five times the budget.
+//
+// A study run again (the same study file, model text and sample points) is not probed again:
+// WorkMemo keeps the works measured in this process.
 #pragma once
 
 #include "engine/study/backend.h"
 
 #include <functional>
+#include <list>
+#include <mutex>
+#include <optional>
 #include <string>
 
 namespace bif::jobs {
@@ -33,11 +40,33 @@ struct WorkMeasure {
 struct ProbeOptions {
     std::size_t samples = 3;
     double min_seconds = 0.02; // the last slice takes at least this long, unless it is the whole study
+    // Called after each slice with the work extrapolated from it and the slice before, what the probe
+    // took so far and what its last slice took: true ends the probe there (the choice it serves
+    // cannot change, or it cost enough against the run it serves). May be empty.
+    std::function<bool(double work, double probe_seconds, double slice_seconds)> decided;
 };
 
 // Runs on `probe` with one thread; stops early on `cancel` (failure "cancelled").
 WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& probe,
                          const std::atomic<bool>& cancel, const SecondsClock& clock,
                          const ProbeOptions& options = {});
+
+// What a study's work depends on, as text: the study as its file would write it, the base folder,
+// the generated model (a model file changed on disk changes it) and the grid points the probe
+// samples. Equal texts, equal work.
+std::string work_key(const study::ResolvedStudy& study, std::size_t samples = ProbeOptions{}.samples);
+
+// The works measured in this process, by work_key (the most recent `limit`); thread-safe.
+class WorkMemo {
+  public:
+    explicit WorkMemo(std::size_t limit = 64) : limit_(limit) {}
+    std::optional<double> find(const std::string& key) const;
+    void keep(const std::string& key, double work);
+
+  private:
+    std::size_t limit_;
+    mutable std::mutex mutex_;
+    mutable std::list<std::pair<std::string, double>> works_; // most recent first
+};
 
 } // namespace bif::jobs

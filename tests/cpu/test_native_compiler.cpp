@@ -108,11 +108,35 @@ TEST_CASE("compile, call, then hit the cache without running the compiler", "[cp
     CHECK(again.cache_key(other) != first.key);
 }
 
-TEST_CASE("a damaged cache entry is rebuilt", "[cpu][native]") {
+TEST_CASE("a compiler object hands out the module it loaded again, without the disk", "[cpu][native]") {
     TempDir cache;
     NativeCompiler compiler(options_for(cache.path));
     if (!compiler.available()) return;
-    const fs::path object = compiler.compile(add_source).path;
+    const NativeModule first = compiler.compile(add_source);
+    CHECK(compiler.loaded(first.key));
+    // the cached object may even go: the loaded module is the same code
+    fs::remove(first.path);
+    const NativeModule again = compiler.compile(add_source);
+    CHECK(again.from_cache);
+    CHECK(compiler.compiler_runs() == 1);
+    CHECK(again.library == first.library);
+    CHECK(again.library->function<double(double, double)>("bif_test_sin_sum")(0.0, 2.5) == 2.5);
+    // another object finds no file and compiles
+    NativeCompiler fresh(options_for(cache.path));
+    CHECK_FALSE(fresh.loaded(first.key));
+    CHECK_FALSE(fresh.compile(add_source).from_cache);
+    CHECK(fresh.compiler_runs() == 1);
+}
+
+TEST_CASE("a damaged cache entry is rebuilt", "[cpu][native]") {
+    TempDir cache;
+    fs::path object;
+    {
+        // gone before the file is damaged in place: it keeps the module it loaded mapped
+        NativeCompiler compiler(options_for(cache.path));
+        if (!compiler.available()) return;
+        object = compiler.compile(add_source).path;
+    }
     std::ofstream(object, std::ios::trunc) << "not an ELF file";
     NativeCompiler fresh(options_for(cache.path));
     const NativeModule rebuilt = fresh.compile(add_source);

@@ -232,6 +232,12 @@ TEST_CASE("the module cache: miss, hit, changed source or options, damaged entry
     CHECK_FALSE(rebuilt.from_cache());
     CHECK(rebuilt.image() == cold.image());
     CHECK(compiler.compile(request, target).from_cache());
+    // an entry read before is not read again while its file stays as it was, but a file gone is a miss
+    // (the process remembers what it read, never what the folder no longer holds)
+    CHECK(compiler.compile(request, target).from_cache());
+    std::filesystem::remove(compiler.cache().entry_path(cold.key()));
+    CHECK_FALSE(compiler.cached_module(request, target).has_value());
+    CHECK_FALSE(compiler.compile(request, target).from_cache());
     std::filesystem::remove_all(dir);
 }
 

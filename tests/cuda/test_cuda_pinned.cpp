@@ -1,10 +1,12 @@
 // PinnedBuffer against the fake driver (fake_driver.cpp), no GPU needed: page-locked through
 // cuMemHostAlloc when the driver has it, freed through cuMemFreeHost exactly once; ordinary memory
 // when the driver lacks the pair or cannot pin more; other driver errors reported. A driver without
-// the pair is still a usable driver.
+// the pair is still a usable driver. A PinnedPool hands buffers given back to the next taker of
+// about their size, keeps no more than its limit and frees each buffer once.
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/errors.h"
 #include "engine/cuda/pinned_buffer.h"
+#include "engine/cuda/pinned_pool.h"
 #include "engine/cuda/shared_library.h"
 
 #include <catch2/catch.hpp>
@@ -117,4 +119,96 @@ TEST_CASE("a driver without cuMemHostAlloc is usable and gives pageable memory",
     CHECK_FALSE(buffer.pinned());
     CHECK(buffer.size() == std::size_t(1) << 20);
     CHECK(holds_bytes(buffer));
+}
+
+TEST_CASE("a pool hands a buffer given back to the next run instead of pinning again",
+          "[cuda][pinned][pool]") {
+    auto driver = fake_driver(BIF_FAKE_DRIVER_PATH);
+    const LiveCount live(BIF_FAKE_DRIVER_PATH);
+    int pinned = 0; // cuMemHostAlloc calls through the pool's allocator
+    const PinnedPool::Allocate allocate = [&](std::size_t bytes) {
+        ++pinned;
+        return PinnedBuffer(*driver, bytes);
+    };
+    {
+        const auto pool = PinnedPool::make(1 << 20);
+        {
+            PooledPinned a = pool->take(100000, allocate);
+            CHECK(a.pinned());
+            CHECK(a.size() >= 100000);
+            CHECK(a.size() == PinnedPool::rounded(100000));
+            CHECK(a.size() < 100000 * 9 / 8 + 4096);
+            for (std::size_t i = 0; i < a.size(); ++i)
+                a.data()[i] = static_cast<unsigned char>(i);
+            CHECK(a.data()[a.size() - 1] == static_cast<unsigned char>(a.size() - 1));
+            PooledPinned b = pool->take(100000, allocate);
+            CHECK(pinned == 2);
+            CHECK(a.data() != b.data());
+        }
+        CHECK(pool->kept_buffers() == 2);
+        CHECK(live() == 2);
+        {
+            // the next run of the same size, and one a little smaller: no new pinning
+            PooledPinned a = pool->take(100000, allocate);
+            PooledPinned b = pool->take(90000, allocate);
+            CHECK(pinned == 2);
+            CHECK(pool->kept_buffers() == 0);
+            // far smaller than anything kept, or larger: pinned anew
+            PooledPinned small = pool->take(1000, allocate);
+            PooledPinned large = pool->take(300000, allocate);
+            CHECK(pinned == 4);
+            PooledPinned moved(std::move(large));
+            CHECK(moved.size() >= 300000);
+            CHECK(large.size() == 0);
+        }
+        // within the limit (1 MiB) the most recent stay: 4096 + 2 x ~100 KB + ~300 KB
+        CHECK(pool->kept_buffers() == 4);
+        CHECK(pool->kept_bytes() <= std::size_t(1) << 20);
+        {
+            // over half the limit: never kept
+            PooledPinned huge = pool->take(700000, allocate);
+            CHECK(pinned == 5);
+        }
+        CHECK(pool->kept_buffers() == 4);
+        CHECK(live() == 4);
+        {
+            // two of 400 KB given back push out the buffers given back longest ago
+            PooledPinned a = pool->take(400000, allocate), b = pool->take(400000, allocate);
+        }
+        CHECK(pool->kept_bytes() <= std::size_t(1) << 20);
+        CHECK(live() == int(pool->kept_buffers()));
+    }
+    CHECK(live() == 0); // the pool gone, every buffer freed once
+}
+
+TEST_CASE("a pool reuses tiny buffers too (a lane's one-word staging)", "[cuda][pinned][pool]") {
+    auto driver = fake_driver(BIF_FAKE_DRIVER_PATH);
+    int pinned = 0;
+    const PinnedPool::Allocate allocate = [&](std::size_t bytes) {
+        ++pinned;
+        return PinnedBuffer(*driver, bytes);
+    };
+    const auto pool = PinnedPool::make();
+    for (int run = 0; run < 3; ++run) {
+        PooledPinned word = pool->take(4, allocate), spare = pool->take(16, allocate);
+        CHECK(word.size() == 4096);
+        CHECK(word.data() != spare.data());
+    }
+    CHECK(pinned == 2);
+}
+
+TEST_CASE("a pool keeps no pageable fallback and no empty buffer", "[cuda][pinned][pool]") {
+    setenv("BIF_FAKE_HOST_ALLOC", "2", 1); // CUDA_ERROR_OUT_OF_MEMORY: pageable memory instead
+    auto driver = fake_driver(BIF_FAKE_DRIVER_PATH);
+    const auto pool = PinnedPool::make();
+    {
+        PooledPinned a = pool->take(5000, [&](std::size_t bytes) { return PinnedBuffer(*driver, bytes); });
+        CHECK_FALSE(a.pinned());
+        CHECK(a.size() >= 5000);
+        const PooledPinned none =
+            pool->take(0, [&](std::size_t bytes) { return PinnedBuffer(*driver, bytes); });
+        CHECK(none.size() == 0);
+    }
+    unsetenv("BIF_FAKE_HOST_ALLOC");
+    CHECK(pool->kept_buffers() == 0);
 }

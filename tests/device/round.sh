@@ -2,7 +2,7 @@
 # One GPU round on the device machine, from the repository root with .device/ carried (and
 # .device-gui/ for gui). tests/device/README.md says what each mode does and costs.
 #   bash tests/device/round.sh MODE[,MODE...] [options]
-#   MODE: tests bench compile multigpu scaleout gui stiff all
+#   MODE: tests bench compile multigpu scaleout gui stiff overhead all
 # Builds only what the modes need (Release, no GUI, benchmarks on) in one build folder, runs it,
 # prints a row per step as it comes and the table last; logs go to $OUT (logs.tar.gz, summary.txt).
 set -uo pipefail
@@ -37,7 +37,8 @@ usage() {
 #   --pleiades             compile: Pleiades (28 states) once per setting too
 #   --kernels "B ..."      compile: kernel benchmarks under each setting (BENCH_FIRST_TIER=1)
 #   --studies "S ..."      compile: bundled studies (resources/studies/S.json) through bifscope-cli
-#                          under each setting: a cold run, cached runs, results compared
+#                          under each setting: a cold run, cached runs, results compared;
+#                          overhead: bench_auto_backend on these studies only (default all)
 #   --phases               compile: NVRTC's phases of three dumped programs (nvrtc_phases.py)
 #   --threshold            compile: CPU against GPU wall time of small studies (the auto threshold)
 #   --count N              stiff: systems of the Robertson study (default 1048576)

@@ -121,7 +121,7 @@ log_name() { local n=${1//[^A-Za-z0-9_.-]/_}; echo "${n:0:100}"; }
 
 # summary_line LOG: the line of a log that says how a run went.
 summary_line() {
-  grep -hE "^exit [0-9]+  wall|GL_RENDERER|All tests passed|test cases:|SKIPPED|ratio hand|end to end|ERROR SUMMARY|RACECHECK SUMMARY|tests passed|FAILED|Error|error:" "$1" 2>/dev/null |
+  grep -hE "^exit [0-9]+  wall|GL_RENDERER|All tests passed|test cases:|SKIPPED|ratio hand|end to end|auto/best at most|beyond its integration|ERROR SUMMARY|RACECHECK SUMMARY|tests passed|FAILED|Error|error:" "$1" 2>/dev/null |
     tail -1 | cut -c1-90
 }
 

@@ -414,3 +414,65 @@ TEST_CASE("a batch that keeps no statuses on the host holds none", "[ensemble][o
     ensemble::size_outputs(b, statuses_only);
     CHECK(b.status.size() == 150);
 }
+
+TEST_CASE("a big batch stored on several threads equals the same systems stored in small batches",
+          "[ensemble][result]") {
+    // 2^18 systems and more: ResultAssembly::store copies such a batch in parts on several threads
+    const std::size_t systems = (std::size_t(1) << 18) + 777;
+    study::Study diagram;
+    diagram.sweep = {linear("k", 0.1, 0.4, int(systems))};
+    diagram.bifurcation.section.period = "2*pi/omega";
+    diagram.bifurcation.recorded_sections = 3;
+    diagram.bifurcation.record = {{"y1", "", study::IntervalValue::AtSection}};
+    study::Study map;
+    map.analysis = study::AnalysisKind::ParameterMap;
+    map.map.detect_period = true;
+    map.map.largest_exponent = true;
+    map.map.section.period = "2*pi/omega";
+    map.sweep = {linear("k", 0.1, 0.4, 641), linear("b", 0.1, 0.5, int(systems / 641) + 1)};
+    for (const study::Study& s : {diagram, map}) {
+        const auto study = resolve(s);
+        const ensemble::SpecStorage spec(*study);
+        const std::size_t n = study->system_count();
+        REQUIRE(n >= (std::size_t(1) << 18));
+        // what a device leaves, from each system's index alone
+        const auto finish = [](ensemble::BatchArrays& b) {
+            for (std::size_t i = 0; i < b.count; ++i) {
+                const std::size_t system = b.first + i;
+                b.status[i] = int(system % 9);
+                if (!b.rows_filled.empty()) b.rows_filled[i] = int(system % std::size_t(b.point_rows + 1));
+                for (int row = 0; row < b.point_rows; ++row)
+                    for (int c = 0; c < b.point_columns; ++c)
+                        b.points[(std::size_t(row) * std::size_t(b.point_columns) + std::size_t(c)) *
+                                     b.count +
+                                 i] = std::sin(double(system) + 0.1 * row + 0.01 * c);
+                for (int c = 0; c < b.scalar_columns; ++c)
+                    b.scalars[std::size_t(c) * b.count + i] = std::cos(double(system) * (c + 1));
+            }
+        };
+        study::Result whole = study::allocate_result(*study), parts = study::allocate_result(*study);
+        {
+            ensemble::BatchArrays big = ensemble::make_batch(*study, spec, 0, 0, n, false);
+            finish(big);
+            ensemble::ResultAssembly(*study, whole).store(big);
+        }
+        ensemble::ResultAssembly in_parts(*study, parts);
+        for (std::size_t first = 0; first < n; first += 4096) {
+            ensemble::BatchArrays small =
+                ensemble::make_batch(*study, spec, 0, first, std::min<std::size_t>(4096, n - first), false);
+            finish(small);
+            in_parts.store(small);
+        }
+        REQUIRE(whole.status == parts.status);
+        REQUIRE(whole.points.rows_filled == parts.points.rows_filled);
+        REQUIRE(whole.points.values.size() == parts.points.values.size());
+        CHECK(std::memcmp(whole.points.values.data(), parts.points.values.data(),
+                          whole.points.values.size() * sizeof(double)) == 0);
+        REQUIRE(whole.scalars.size() == parts.scalars.size());
+        for (std::size_t c = 0; c < whole.scalars.size(); ++c)
+            CHECK(std::memcmp(whole.scalars[c].values.data(), parts.scalars[c].values.data(),
+                              n * sizeof(double)) == 0);
+        // and the values are the device's, not the layout's defaults
+        CHECK(int(whole.status[n - 1]) == int((n - 1) % 9));
+    }
+}

@@ -195,11 +195,41 @@ TEST_CASE("auto measures nothing where the GPU cannot win or is missing", "[jobs
     SECTION("a study the probe cannot run is decided by the count, and says so") {
         REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
         setup.probe->supported = false;
-        const auto s = setup.pick(2000, 110);
+        const auto s = setup.pick(2000, 111); // not 110: a study probed before is not probed again
         CHECK(s.backend == setup.cpu);
         CHECK(s.notes.at(0) ==
               "auto: the work could not be measured (not this study); deciding by the count: "
               "2000 systems; the CPU is faster for so few");
+    }
+}
+
+TEST_CASE("a study run again is not probed again; any change to it is", "[jobs][select][auto][probe]") {
+    Setup setup;
+    const auto first = setup.pick(2000, 110);
+    REQUIRE(first.backend == setup.gpu);
+    const int probes = setup.probe->runs;
+    REQUIRE(probes > 0);
+    const auto again = setup.pick(2000, 110);
+    CHECK(again.backend == setup.gpu);
+    CHECK(setup.probe->runs == probes);
+    INFO(again.notes.at(0));
+    CHECK(again.notes.at(0).find("(measured by an earlier run)") != std::string::npos);
+    // the same predictions as the first time
+    CHECK(again.notes.at(0).substr(0, again.notes.at(0).find(" (measured")) ==
+          first.notes.at(0).substr(0, first.notes.at(0).find(" (measured")));
+
+    // each of these studies differs from the first in one thing the work depends on
+    std::vector<study::Study> changed(4, study_of(2000, 110)->study);
+    changed[0].solver.rtol.all = 1e-9;
+    changed[1].model.text.replace(changed[1].model.text.find("b=0.3"), 5, "b=0.4");
+    changed[2].sweep[0].to = 0.9;
+    changed[3].sweep[0].count = 2001;
+    for (const study::Study& c : changed) {
+        const auto resolved = study::resolve_study(c, "").resolved;
+        REQUIRE(resolved);
+        const int before = setup.probe->runs;
+        (void)setup.registry.select(study::BackendChoice::Auto, *resolved);
+        CHECK(setup.probe->runs > before);
     }
 }
 
@@ -297,6 +327,35 @@ TEST_CASE("the probe's extrapolated work matches a whole run on the evaluator", 
     CHECK(m.work < whole * 2);
     // that the probe runs a slice of the study, not the study, is checked by what it runs (below), not
     // by a clock: at this size its 20 ms minimum slice is about the whole study's time
+}
+
+TEST_CASE("the probe ends where its caller has decided, with the work of its last two slices",
+          "[jobs][probe]") {
+    // the modelled evaluator: 2 ms a run, 1 ms a section and system; 1000 sections
+    test::VirtualClock clock;
+    const auto probe = test::modelled_probe(clock);
+    const auto study = study_of(500, 1000);
+    const std::atomic<bool> never{false};
+    jobs::ProbeOptions options;
+    options.min_seconds = 1.0; // far more than any slice below takes
+    const jobs::WorkMeasure full = jobs::measure_work(*study, *probe, never, clock.reader(), options);
+    const int full_runs = probe->runs;
+    std::vector<double> seen;
+    options.decided = [&](double work, double spent, double slice) {
+        seen.push_back(work);
+        CHECK(spent > slice);
+        return seen.size() == 2;
+    };
+    const int before = probe->runs;
+    const jobs::WorkMeasure early = jobs::measure_work(*study, *probe, never, clock.reader(), options);
+    // asked after the second slice (the first with a slice before it) and the third; stopped there
+    CHECK(probe->runs - before == 3);
+    CHECK(full_runs > 3);
+    REQUIRE(seen.size() == 2);
+    // the slope drops the 2 ms a run: one system's 1000 sections are 1 s of evaluator work
+    CHECK(early.work == Approx(1.0));
+    CHECK(full.work == Approx(1.0));
+    CHECK(early.probe_seconds < full.probe_seconds);
 }
 
 TEST_CASE("a probe slice keeps a spread of systems and a fraction of the length", "[jobs][probe]") {
