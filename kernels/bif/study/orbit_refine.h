@@ -401,7 +401,8 @@ BIF_HD void refine_orbit(const Model& m, const Block<Model>& b, const OrbitView<
         v.status[system] = orbit_integration_failed;
         return;
     }
-    const real tolerance = real(settings.tolerance);
+    // a float run refines to what float resolves: a step below 64 ulp is rounding
+    const real tolerance = max_of(real(settings.tolerance), real(64) * epsilon<real>());
     int status = orbit_not_converged;
     int it = 0;
     real reported[N] = {};
