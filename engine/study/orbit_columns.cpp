@@ -62,7 +62,7 @@ RefinedOrbit orbit_of(const Result& r, std::size_t first, std::size_t system, st
     RefinedOrbit o;
     o.system = system;
     o.parameters = std::move(parameters);
-    o.period = int(value(1));
+    o.period = std::isnan(value(1)) ? 0 : int(value(1));
     o.max_modulus = value(3);
     o.stable = value(4) == 1.0;
     for (std::size_t i = 0; i < states; ++i)

@@ -14,6 +14,7 @@
 #include "engine/continuation/orbit_stroboscopic.h"
 #include "engine/study/orbit_columns.h"
 #include "engine/study/result_csv.h"
+#include "engine/study/study_json.h"
 #include "orbit_test_support.h"
 
 #include <algorithm>
@@ -63,8 +64,10 @@ struct Refined {
 
 Refined refined(const study::Result& r, std::size_t s) {
     Refined o;
-    o.status = int(column(r, "orbit_status", s));
-    o.period = int(column(r, "orbit_period", s));
+    // NaN (a system without a value) as -1: converting NaN to int is undefined
+    const auto whole = [](double v) { return std::isnan(v) ? -1 : int(v); };
+    o.status = whole(column(r, "orbit_status", s));
+    o.period = whole(column(r, "orbit_period", s));
     o.point = {column(r, "orbit_y1", s), column(r, "orbit_y2", s)};
     for (int k = 0; k < 2; ++k)
         o.mu[k] = {column(r, "orbit_mu" + std::to_string(k + 1) + "_re", s),
@@ -265,4 +268,35 @@ TEST_CASE("The kernels' Hessenberg QR eigenvalues agree with Eigen's", "[orbit][
                 CHECK(nearest <= 1e-10 * (1.0 + a.norm()));
             }
         }
+}
+
+TEST_CASE("A study that cannot refine its orbits says why, at the setting", "[orbit][refine][study]") {
+    struct Case {
+        std::string from, to, path, words;
+    };
+    const std::string base = duffing_study(0.41, 0.44, 4, 10, 16);
+    const Case cases[] = {
+        {R"("record": ["y1", "y2"])", R"("record": ["y1", "y1 + y2"])", "analysis.orbits.refine",
+         "missing: y2"},
+        {R"({"kind": "stroboscopic", "period": "2*pi/omega"})", R"({"kind": "event", "condition": "y2"})",
+         "analysis.orbits.refine", "stroboscopic"},
+        {R"("max_period": 8)", R"("max_period": 0)", "analysis.orbits.max_period", "at least 1"},
+    };
+    for (const Case& c : cases) {
+        std::string json = base;
+        REQUIRE(json.find(c.from) != std::string::npos);
+        json.replace(json.find(c.from), c.from.size(), c.to);
+        INFO(json);
+        const study::StudyReadResult read = study::read_study_json(json);
+        REQUIRE(read.study);
+        const study::ResolveResult resolved = study::resolve_study(*read.study, BIFSCOPE_MODELS_DIR);
+        bool found = false;
+        for (const study::Problem& p : resolved.problems) {
+            UNSCOPED_INFO(p.format());
+            found = found || (p.path == c.path && p.message.find(c.words) != std::string::npos &&
+                              p.severity == study::ProblemSeverity::Error);
+        }
+        CHECK(found);
+        CHECK_FALSE(resolved.resolved);
+    }
 }
