@@ -11,7 +11,8 @@ add_library(bifscope_cpu_backend STATIC
   evaluator_rkc.cpp
   evaluator_rosenbrock23.cpp
   evaluator_rodas4.cpp
-  native_study_program.cpp)
+  native_study_program.cpp
+  orbit_runner.cpp)
 target_include_directories(bifscope_cpu_backend PUBLIC ${PROJECT_SOURCE_DIR})
 find_package(Threads REQUIRED)
 target_link_libraries(bifscope_cpu_backend PUBLIC bifscope_cpu bifscope_ensemble bifscope_study bifscope_codegen

@@ -3,7 +3,9 @@
 #include "engine/cpu/ensemble_runner.h"
 #include "engine/cpu/evaluator_study_program.h"
 #include "engine/cpu/native_study_program.h"
+#include "engine/cpu/orbit_runner.h"
 #include "engine/ensemble/result_assembly.h"
+#include "engine/study/orbit_columns.h"
 
 #include <atomic>
 #include <chrono>
@@ -74,6 +76,8 @@ class CpuBackend : public study::Backend {
         result.info.complete = runner.run([&](const ensemble::BatchArrays& batch) { assembly.store(batch); });
         for (auto& w : assembly.warnings())
             result.info.warnings.push_back(std::move(w));
+        if (result.info.complete && study::refines_orbits(study))
+            result.info.complete = refine_orbits(*program, study, result, control);
         const auto end = std::chrono::steady_clock::now();
         result.info.run_seconds = std::chrono::duration<double>(end - run_start).count();
         result.info.total_seconds = std::chrono::duration<double>(end - start).count();

@@ -10,6 +10,7 @@
 #endif
 
 #include "bif/study/entry.h"
+#include "bif/study/orbit_refine.h"
 #include "engine/codegen/host_model.h"
 #include "engine/cpu/study_program.h"
 
@@ -34,6 +35,10 @@ class EvaluatorStudyProgram : public StudyProgram {
         return ensemble::advance_system<Method>(model_, block_, view, system, budget);
     }
     study::CodePath code_path() const override { return study::CodePath::Evaluator; }
+    void refine_orbit(const ensemble::OrbitView<double>& view, const ensemble::OrbitSettings& settings,
+                      ensemble::index_t system) const override {
+        ensemble::refine_orbit<ModelView, Method>(model_, block_, view, settings, system);
+    }
 
   private:
     std::shared_ptr<const codegen::HostModel> host_;

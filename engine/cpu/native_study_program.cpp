@@ -2,12 +2,13 @@
 
 #include "bif/study/entry.h"
 #include "engine/codegen/codegen.h"
+#include "engine/study/orbit_columns.h"
 
 #include <stdexcept>
 
 namespace bif::cpu {
 
-std::string study_entry_source(int program, const char* method_tag) {
+std::string study_entry_source(int program, const char* method_tag, bool orbits) {
     std::string text = R"(
 #include "bif/study/entry.h"
 
@@ -32,13 +33,23 @@ extern "C" int bif_ensemble_advance(const void* block, const bif::ensemble::View
         BifModel{}, *static_cast<const StudyBlock*>(block), *view, system, budget);
 }
 )";
+    if (orbits)
+        text += R"(
+#include "bif/study/orbit_refine.h"
+extern "C" void bif_orbit_refine(const void* block, const bif::ensemble::OrbitView<double>* view,
+                                 const bif::ensemble::OrbitSettings* settings, bif::ensemble::index_t system) {
+    bif::ensemble::refine_orbit<BifModel, StudyMethod>(BifModel{}, *static_cast<const StudyBlock*>(block), *view,
+                                                       *settings, system);
+}
+)";
     return text;
 }
 
 std::string native_study_source(const study::ResolvedStudy& study, const ensemble::SpecStorage& spec) {
     const codegen::Request request = study.codegen_request(codegen::Precision::Double, "BifModel");
     return codegen::generate_source(request) +
-           study_entry_source(spec.program(), ensemble::method_tag(study.study.solver.method));
+           study_entry_source(spec.program(), ensemble::method_tag(study.study.solver.method),
+                              study::refines_orbits(study));
 }
 
 std::vector<std::string> native_study_flags(const NativeCompiler& compiler, std::string_view source) {
@@ -64,11 +75,22 @@ NativeStudyProgram::NativeStudyProgram(const NativeCompiler& compiler, std::stri
     if (abi() != ensemble::abi_version)
         throw std::runtime_error("the compiled study module was built for another version of the kernels");
     carry_words_ = words();
+    if (study::refines_orbits(study)) {
+        refine_ = lib.function<RefineFunction>("bif_orbit_refine");
+        if (!refine_) throw std::runtime_error("the compiled study module lacks its orbit refinement");
+    }
     block_ = make_block(&spec.spec());
 }
 
 NativeStudyProgram::~NativeStudyProgram() {
     if (block_ && free_block_) free_block_(block_);
+}
+
+void NativeStudyProgram::refine_orbit(const ensemble::OrbitView<double>& view,
+                                      const ensemble::OrbitSettings& settings,
+                                      ensemble::index_t system) const {
+    if (!refine_) throw std::logic_error("this study's module has no orbit refinement");
+    refine_(block_, &view, &settings, system);
 }
 
 bool NativeStudyProgram::advance(const ensemble::View<double>& view, ensemble::index_t system,

@@ -6,6 +6,8 @@
 //   void  bif_ensemble_free_block(void*)
 //   int   bif_ensemble_carry_words()
 //   int   bif_ensemble_advance(const void* block, const View<double>*, index_t system, long long budget)
+// and, for a study that refines orbits,
+//   void  bif_orbit_refine(const void* block, const OrbitView<double>*, const OrbitSettings*, index_t system)
 #pragma once
 
 #include "engine/cpu/native_compiler.h"
@@ -18,8 +20,9 @@
 
 namespace bif::cpu {
 
-// The entry source for one program and method (a method tag of bif::ensemble::methods).
-std::string study_entry_source(int program, const char* method_tag);
+// The entry source for one program and method (a method tag of bif::ensemble::methods); with
+// `orbits`, bif_orbit_refine too.
+std::string study_entry_source(int program, const char* method_tag, bool orbits = false);
 // The whole translation unit NativeStudyProgram compiles for this study (model and entry).
 std::string native_study_source(const study::ResolvedStudy& study, const ensemble::SpecStorage& spec);
 
@@ -42,6 +45,8 @@ class NativeStudyProgram : public StudyProgram {
     bool advance(const ensemble::View<double>& view, ensemble::index_t system,
                  long long budget) const override;
     study::CodePath code_path() const override { return study::CodePath::NativeCompiled; }
+    void refine_orbit(const ensemble::OrbitView<double>& view, const ensemble::OrbitSettings& settings,
+                      ensemble::index_t system) const override;
     const NativeModule& module() const { return module_; }
 
   private:
@@ -50,6 +55,9 @@ class NativeStudyProgram : public StudyProgram {
     void* block_ = nullptr;
     void (*free_block_)(void*) = nullptr;
     AdvanceFunction* advance_ = nullptr;
+    using RefineFunction = void(const void*, const ensemble::OrbitView<double>*,
+                                const ensemble::OrbitSettings*, ensemble::index_t);
+    RefineFunction* refine_ = nullptr;
     int carry_words_ = 0;
 };
 

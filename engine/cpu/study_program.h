@@ -3,6 +3,7 @@
 // compiler-free evaluator (EvaluatorStudyProgram). The runner sees only this interface.
 #pragma once
 
+#include "bif/study/orbit_refine.h"
 #include "bif/study/view.h"
 #include "engine/study/result.h"
 
@@ -20,6 +21,10 @@ class StudyProgram {
     virtual bool advance(const ensemble::View<double>& view, ensemble::index_t system,
                          long long budget) const = 0;
     virtual study::CodePath code_path() const = 0;
+    // Orbit refinement of entry `system` of `view` (bif::ensemble::refine_orbit), for a study that
+    // refines orbits (study::refines_orbits). Thread-safe for distinct systems.
+    virtual void refine_orbit(const ensemble::OrbitView<double>& view,
+                              const ensemble::OrbitSettings& settings, ensemble::index_t system) const = 0;
 };
 
 } // namespace bif::cpu

@@ -14,10 +14,12 @@
 #include "engine/cuda/module_compiler.h"
 #include "engine/cuda/module_shelf.h"
 #include "engine/cuda/nvrtc_library.h"
+#include "engine/cuda/orbit_refiner.h"
 #include "engine/cuda/pinned_pool.h"
 #include "engine/cuda/stream.h"
 #include "engine/ensemble/result_assembly.h"
 #include "engine/ensemble/study_spec.h"
+#include "engine/study/orbit_columns.h"
 #include "engine/study/resolved_study.h"
 
 #include <atomic>
@@ -212,6 +214,7 @@ class CudaBackend : public study::Backend {
         const RunnerOptions runner_options = runner_options_of(options_, staging_, modules_);
         const int real_bytes = info.precision == codegen::Precision::Float ? 4 : 8;
         // continuation: one chain per GPU thread, column after column, on the first GPU
+        const EnsembleDevice first_device = loaded.devices.front();
         ChainRunner chain_runner(loaded.devices.front(), study, spec, real_bytes, control, runner_options);
         EnsembleRunner runner(std::move(loaded.devices), study, spec, real_bytes, control, runner_options);
         try {
@@ -232,6 +235,19 @@ class CudaBackend : public study::Backend {
         if (!assembly) assembly.emplace(study, result);
         for (auto& w : assembly->warnings())
             info.warnings.push_back(std::move(w));
+        if (info.complete && study::refines_orbits(study)) {
+            // after the diagram, on its first GPU: a few periods per system, milliseconds
+            try {
+                const OrbitRefinementTimes t = refine_orbits_on_gpu(
+                    first_device.context, *first_device.module, study, spec, real_bytes, result);
+                info.orbit_seconds = t.total_seconds;
+                info.notes.push_back("orbits: " + std::to_string(t.systems) + " refined on the GPU in " +
+                                     std::to_string(t.total_seconds) + " s (kernel " +
+                                     std::to_string(t.kernel_seconds) + " s)");
+            } catch (const std::exception& e) {
+                throw study::BackendError(std::string("CUDA orbit refinement: ") + e.what());
+            }
+        }
         if (study.is_continuation())
             info.notes.push_back("cuda: " + std::to_string(chain_runner.launches()) + " kernel launches, " +
                                  std::to_string(study.chain_count()) + " continuation chains on one GPU");
@@ -255,6 +271,8 @@ class CudaBackend : public study::Backend {
         if (!a.available) throw study::NotKept("CUDA backend unavailable: " + a.reason);
         if (study.is_continuation())
             throw study::NotKept("a continuation's result cannot stay on the GPU: its chains run both ways");
+        if (study::refines_orbits(study))
+            throw study::NotKept("a diagram whose orbits are refined keeps its points on the host");
         if (study.study.analysis == study::AnalysisKind::Bifurcation)
             return run_kept_points(study, request, control);
         const study::MapShape shape = study::map_shape(study);

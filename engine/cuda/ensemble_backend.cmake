@@ -8,6 +8,7 @@ if(TARGET bifscope_ensemble)
     ensemble_program.cpp
     ensemble_runner.cpp
     chain_runner.cpp
+    orbit_refiner.cpp
     cuda_backend.cpp
     device_map.cpp
     device_points.cpp)

@@ -38,6 +38,9 @@ class EnsembleProgram {
     const std::optional<Kernel>& map_diagram_kernel() const { return map_diagram_; }
     const Context& context() const { return module_.context(); }
     const Module& module() const { return module_; }
+    // Another kernel of the module (bif_orbit_refine of a study that refines orbits); throws where
+    // the module has none of that name.
+    Kernel kernel(const std::string& name) const { return module_.kernel(name); }
 
     // One slice of at most `budget` attempted steps for every unfinished system of the batch, after
     // the map-diagram pass where there is one; asynchronous. `unfinished` (one word, zeroed here first)

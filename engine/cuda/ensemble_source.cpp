@@ -1,6 +1,7 @@
 #include "engine/cuda/ensemble_source.h"
 
 #include "engine/ensemble/study_spec.h"
+#include "engine/study/orbit_columns.h"
 #include "engine/study/resolved_study.h"
 
 #include <algorithm>
@@ -46,6 +47,12 @@ std::string ensemble_entry_source(const std::string& model_type, int program, co
     text += "#include \"bif/cuda/ensemble_kernel.cuh\"\n";
     text += "BIF_ENSEMBLE_KERNELS(" + model_type + ", " + std::to_string(program) +
             ", bif::ensemble::methods::" + method_tag + ")\n";
+    if (options.orbits) {
+        text += "#define BIF_ORBIT_THREADS " + std::to_string(orbit_threads) + "\n";
+        text += "#include \"bif/cuda/orbit_kernel.cuh\"\n";
+        text +=
+            "BIF_ORBIT_KERNEL(" + model_type + ", bif::ensemble::methods::" + std::string(method_tag) + ")\n";
+    }
     return text;
 }
 
@@ -125,6 +132,7 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     options.bounded = study.study.solver.bound > 0;
     options.inline_cold = precision == codegen::Precision::Float && states <= rolled_loop_states;
     options.separate_functions = !options.inline_cold && !study.model->is_map();
+    options.orbits = study::refines_orbits(study);
     // a tuning switch for measurements (tests/device/round.sh compile --settings): 0 or 1 overrides the rule
     if (const char* forced = std::getenv("BIFSCOPE_CUDA_OUTLINE_MATH"); forced && *forced)
         options.outline_math = std::string_view(forced) != "0";

@@ -91,7 +91,13 @@ struct EnsembleKernelOptions {
     // located event crossings) become functions compiled beside the step kernel. A first-tier module
     // trades some kernel speed for that compile time; the whole-program module keeps them inlined.
     bool outline_rare = true;
+    // The orbit refinement kernel (kernels/bif/cuda/orbit_kernel.cuh) beside the study's, for a study
+    // that refines its orbits (study::refines_orbits): the same module, model and Block.
+    bool orbits = false;
 };
+
+// Threads per block of bif_orbit_refine (BIF_ORBIT_THREADS).
+inline constexpr unsigned orbit_threads = 64;
 
 // The registers per thread that `min_blocks` blocks of ensemble_threads leave on a multiprocessor
 // (65536 of them, allocated per thread in eights), as ptxas derives them from __launch_bounds__;

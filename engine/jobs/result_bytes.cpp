@@ -118,6 +118,7 @@ void put_info(ByteWriter& w, const study::RunInfo& info) {
     w.put(info.warnings);
     w.put(info.compile_seconds);
     w.put(info.run_seconds);
+    w.put(info.orbit_seconds);
     w.put(info.total_seconds);
     w.put(info.complete);
 }
@@ -133,6 +134,7 @@ study::RunInfo get_info(ByteReader& r) {
     info.warnings = r.get_strings();
     info.compile_seconds = r.get<double>();
     info.run_seconds = r.get<double>();
+    info.orbit_seconds = r.get<double>();
     info.total_seconds = r.get<double>();
     info.complete = r.get<bool>();
     return info;

@@ -83,6 +83,7 @@ void merge_info(study::RunInfo& whole, const study::RunInfo& part) {
     append_new(whole.warnings, part.warnings);
     whole.compile_seconds += part.compile_seconds;
     whole.run_seconds += part.run_seconds;
+    whole.orbit_seconds += part.orbit_seconds;
     whole.total_seconds += part.total_seconds;
 }
 

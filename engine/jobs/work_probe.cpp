@@ -41,6 +41,7 @@ double shorten(study::Study& s, double fraction) {
     switch (s.analysis) {
     case study::AnalysisKind::Bifurcation:
         s.bifurcation.continuation = false;
+        s.bifurcation.orbits.refine = false; // the diagram's work: its orbits' refinement is a few percent
         return shorten_sections(s.bifurcation.transient_sections, s.bifurcation.recorded_sections, fraction);
     case study::AnalysisKind::ParameterMap:
         return shorten_sections(s.map.transient_sections, s.map.recorded_sections, fraction);

@@ -77,6 +77,38 @@ struct FormulaResolver {
         }
     }
 
+    // The recorded column of every state at the section, the guesses of orbit refinement.
+    void orbit_guesses(const OrbitRefinementSettings& orbits) {
+        if (!orbits.refine) return;
+        const std::string path = std::string(analysis_path) + ".orbits.refine";
+        if (model.is_map()) {
+            problems.push_back(
+                {ProblemSeverity::Error, path,
+                 "orbits are refined for flows; a map's orbits: the orbit_continuation study"});
+            return;
+        }
+        std::string missing;
+        for (std::size_t i = 0; i < model.num_states(); ++i) {
+            int column = -1;
+            for (std::size_t j = 0; j < out.formulas.recorded.size() && column < 0; ++j) {
+                const StudyQuantity& q = out.formulas.recorded[j];
+                const sym::Node& node = model.pool.node(out.formulas.observables[std::size_t(q.observable)]);
+                if (q.value == IntervalValue::AtSection && node.op == sym::Op::State && node.index == i)
+                    column = int(j);
+            }
+            if (column < 0) missing += (missing.empty() ? "" : ", ") + model.states[i].name;
+            out.formulas.orbit_guess_columns.push_back(column);
+        }
+        if (!missing.empty()) {
+            out.formulas.orbit_guess_columns.clear();
+            problems.push_back(
+                {ProblemSeverity::Error, path,
+                 "orbit refinement starts from the recorded section points: record every state "
+                 "variable at the section (missing: " +
+                     missing + ")"});
+        }
+    }
+
     void recorded_texts(const std::vector<std::string>& record) {
         std::vector<RecordedQuantity> quantities;
         for (const auto& text : record)
@@ -124,6 +156,7 @@ void resolve_formulas(model::Model& model, ResolvedStudy& out, Problems& problem
     switch (s.analysis) {
     case AnalysisKind::Bifurcation:
         r.recorded(s.bifurcation.record);
+        r.orbit_guesses(s.bifurcation.orbits);
         r.section(s.bifurcation.section);
         break;
     case AnalysisKind::ParameterMap:

@@ -45,6 +45,9 @@ struct StudyFormulas {
     int section_event = -1;
     std::vector<StudyQuantity> recorded;    // bifurcation record, trajectory record
     std::vector<StudyQuantity> accessories; // map accessories
+    // Orbit refinement (BifurcationSettings::orbits): the recorded column that holds state i at the
+    // section, for every state i; empty without refinement.
+    std::vector<int> orbit_guess_columns;
 };
 
 // A phase plane's names as slots: the axis states, every state's value off the axes, the slider.

@@ -1,5 +1,6 @@
 #include "engine/study/result.h"
 
+#include "engine/study/orbit_columns.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/system_columns.h"
 
@@ -115,6 +116,8 @@ std::vector<std::string> scalar_column_names(const ResolvedStudy& s) {
     switch (s.study.analysis) {
     case AnalysisKind::Bifurcation:
         if (s.is_continuation()) names.push_back("direction");
+        for (std::string& name : orbit_column_names(s))
+            names.push_back(std::move(name));
         break;
     case AnalysisKind::Lyapunov: {
         const std::size_t k = s.study.lyapunov.mode == LyapunovMode::Largest ? 1 : s.model->num_states();

@@ -11,7 +11,8 @@
 //
 // Per analysis:
 //   bifurcation  points: the recorded quantities, recorded_sections rows per system;
-//                scalars: "direction" (+1 up, -1 down) for continuation sweeps only
+//                scalars: "direction" (+1 up, -1 down) for continuation sweeps only, then with
+//                orbits.refine the refined orbits' columns (engine/study/orbit_columns.h)
 //   lyapunov     scalars: "lambda1".."lambdaK" (K = 1, or N for the spectrum, largest first), per unit
 //                time; "averaged_time" (how long each system averaged, shorter when it converged early)
 //   map          scalars: "period" (0: none found up to max_period) when detect_period, "lambda_max"
@@ -90,7 +91,8 @@ struct RunInfo {
     std::vector<std::string> notes; // backend selection, e.g. "cuda: no NVIDIA driver; ran on the CPU"
     std::vector<std::string> warnings;
     double compile_seconds = 0.0;
-    double run_seconds = 0.0; // integration and analysis
+    double run_seconds = 0.0;   // integration and analysis
+    double orbit_seconds = 0.0; // of run_seconds: the refinement of a diagram's orbits (orbit_columns.h)
     double total_seconds = 0.0;
     bool complete = false; // false when cancelled: systems with status NotRun hold no values
 };

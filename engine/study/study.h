@@ -76,6 +76,19 @@ struct RecordedQuantity {
     IntervalValue value = IntervalValue::AtSection;
 };
 
+// The diagram's periodic orbits refined after it ran (stroboscopic sections of a flow): per system,
+// the period of its recorded section points (as PeriodDetection, over every recorded column), then
+// Newton on the period-p stroboscopic map from its last section point with the monodromy from the
+// variational equations, and the orbit's Floquet multipliers (kernels/bif/study/orbit_refine.h).
+// Every state variable must be recorded at the section: the last row is the guess.
+struct OrbitRefinementSettings {
+    bool refine = false;
+    int max_period = 8;             // periods above it (or none found) are not refined
+    double period_tolerance = 1e-6; // section points closer than this (relative to 1 + |value|) match
+    int max_iterations = 8;         // Newton iterations at most
+    double tolerance = 1e-9;        // converged: Newton step |dx|_inf <= tolerance (1 + |x|_inf)
+};
+
 // Bifurcation diagram over one parameter: per system, `transient_sections` section points are
 // discarded and the next `recorded_sections` recorded.
 struct BifurcationSettings {
@@ -85,6 +98,7 @@ struct BifurcationSettings {
     std::vector<RecordedQuantity> record; // empty: every state variable at the section
     // Each parameter value starts from its neighbour's final state; the sweep runs up, then down.
     bool continuation = false;
+    OrbitRefinementSettings orbits;
 };
 
 // Lyapunov exponents of the flow, per unit time (not per section period).

@@ -136,6 +136,22 @@ void check_period_detection(const PeriodDetection& p, int recorded, Checker& c) 
                                             " recorded sections, got " + std::to_string(recorded));
 }
 
+void check_orbit_refinement(const BifurcationSettings& s, Checker& c) {
+    const OrbitRefinementSettings& o = s.orbits;
+    if (!o.refine) return;
+    const std::string path = std::string(analysis_path) + ".orbits";
+    if (s.section.kind != SectionKind::Stroboscopic)
+        c.error(path + ".refine", "orbits are refined on a stroboscopic section (a forced flow's period)");
+    c.at_least(path + ".max_period", o.max_period, 1);
+    c.positive(path + ".period_tolerance", o.period_tolerance);
+    c.at_least(path + ".max_iterations", o.max_iterations, 1);
+    c.positive(path + ".tolerance", o.tolerance);
+    if (o.max_period >= 1 && s.recorded_sections < 2 * o.max_period)
+        c.warning(path + ".max_period", "detecting period " + std::to_string(o.max_period) +
+                                            " needs at least " + std::to_string(2 * o.max_period) +
+                                            " recorded sections, got " + std::to_string(s.recorded_sections));
+}
+
 void check_lyapunov(const LyapunovSettings& s, Checker& c) {
     const std::string path = analysis_path;
     c.non_negative(path + ".transient_time", s.transient_time);
@@ -188,6 +204,7 @@ void check_analysis(const Study& s, Checker& c) {
     case AnalysisKind::Bifurcation:
         check_section(s.bifurcation.section, c);
         check_phases(s.bifurcation.transient_sections, s.bifurcation.recorded_sections, c);
+        check_orbit_refinement(s.bifurcation, c);
         break;
     case AnalysisKind::Lyapunov:
         check_lyapunov(s.lyapunov, c);

@@ -245,6 +245,20 @@ void read_phase_plane(JsonFields& fields, PhasePlaneSettings& s, Problems& probl
     }
 }
 
+// "orbits": {"refine": true, "max_period": 8, "period_tolerance": 1e-6, "max_iterations": 8,
+// "tolerance": 1e-9}
+void read_orbit_refinement(JsonFields& fields, OrbitRefinementSettings& s, Problems& problems) {
+    const json* v = fields.value("orbits");
+    if (!v) return;
+    JsonFields of(*v, fields.path_of("orbits"), problems);
+    of.boolean("refine", s.refine);
+    of.whole_number("max_period", s.max_period);
+    of.number("period_tolerance", s.period_tolerance);
+    of.whole_number("max_iterations", s.max_iterations);
+    of.number("tolerance", s.tolerance);
+    of.finish();
+}
+
 void read_analysis_settings(JsonFields& fields, Study& study, Problems& problems) {
     switch (study.analysis) {
     case AnalysisKind::Bifurcation: {
@@ -253,6 +267,7 @@ void read_analysis_settings(JsonFields& fields, Study& study, Problems& problems
         read_section_phases(fields, s.transient_sections, s.recorded_sections);
         read_recorded(fields, s.record, problems);
         fields.boolean("continuation", s.continuation);
+        read_orbit_refinement(fields, s.orbits, problems);
         break;
     }
     case AnalysisKind::Lyapunov:

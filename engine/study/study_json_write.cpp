@@ -91,6 +91,15 @@ void write_analysis_settings(const Study& study, ojson& a) {
         a["recorded_sections"] = s.recorded_sections;
         a["record"] = recorded_json(s.record);
         a["continuation"] = s.continuation;
+        if (s.orbits.refine) {
+            ojson orbits;
+            orbits["refine"] = true;
+            orbits["max_period"] = s.orbits.max_period;
+            orbits["period_tolerance"] = s.orbits.period_tolerance;
+            orbits["max_iterations"] = s.orbits.max_iterations;
+            orbits["tolerance"] = s.orbits.tolerance;
+            a["orbits"] = orbits;
+        }
         break;
     }
     case AnalysisKind::Lyapunov: {

@@ -2,7 +2,7 @@
 # One GPU round on the device machine, from the repository root with .device/ carried (and
 # .device-gui/ for gui). tests/device/README.md says what each mode does and costs.
 #   bash tests/device/round.sh MODE[,MODE...] [options]
-#   MODE: tests bench compile multigpu scaleout gui stiff overhead all
+#   MODE: tests bench compile multigpu scaleout gui stiff overhead orbits all
 # Builds only what the modes need (Release, no GUI, benchmarks on) in one build folder, runs it,
 # prints a row per step as it comes and the table last; logs go to $OUT (logs.tar.gz, summary.txt).
 set -uo pipefail

@@ -210,6 +210,31 @@ TEST_CASE("every kernels/ header compiles through NVRTC for float and double", "
     CHECK(double_ops == 0);
 }
 
+TEST_CASE("orbit refinement compiles through NVRTC for float and double, events included",
+          "[engine][kernels][nvrtc][orbit]") {
+    // refine_orbit over a Block and an OrbitView, one thread per system as bif_orbit_refine runs it,
+    // with the study's steppers; the model's event goes through the saltation path of the tangents
+    std::string src = "#include \"bif/study/orbit_refine.h\"\n";
+    src += model_source("DuffingD", "double", "") + model_source("DuffingF", "float", "f");
+    for (const char* model : {"DuffingD", "DuffingF"})
+        for (const char* method : {"Rk4", "Rkck45", "Dopri5"})
+            src += std::string("extern \"C\" __global__ void refine_") + model + "_" + method +
+                   "(const bif::ensemble::Block<" + model + ">* block, bif::ensemble::OrbitView<" + model +
+                   "::real> view, bif::ensemble::OrbitSettings settings, unsigned long long count) {\n"
+                   "  const unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "  if (i < count) bif::ensemble::refine_orbit<" +
+                   model + ", bif::ensemble::methods::" + method + ">(" + model +
+                   "{}, *block, view, settings, i);\n}\n";
+    // the multipliers of larger systems: the Hessenberg QR
+    src += "extern \"C\" __global__ void eigen4(double* a, double* re, double* im, int* ok) {\n"
+           "  ok[0] = bif::ensemble::orbit_detail::hessenberg_eigenvalues<4>(a, 4, re, im);\n}\n";
+    const Result r = compile(src);
+    INFO(r.log);
+    REQUIRE(r.ok);
+    CHECK(r.ptx.find(".entry refine_DuffingF_Rkck45") != std::string::npos);
+    CHECK(r.ptx.find(".entry eigen4") != std::string::npos);
+}
+
 TEST_CASE("a small explicit kernel without events keeps its arrays in registers",
           "[engine][kernels][nvrtc]") {
     std::string src =

@@ -1,0 +1,96 @@
+// Orbit refinement on the GPU (kernels/bif/cuda/orbit_kernel.cuh through the CUDA backend) against
+// the CPU backend's, on the MPGOS Duffing diagram shrunk to 256 values of k, both in double.
+// Both refine with the same kernel header from the diagram's own section points; the diagrams differ
+// only in rounding (fused multiply-adds, CUDA's libm), which can change what a chaotic transient
+// settles on, so systems are compared where both backends found an orbit of the same period: the
+// same refined point within 1e-7 (1 + |value|), the same multipliers within 1e-6 of the largest. The
+// two must agree on the status and period of at least 98% of the systems that converged on the CPU.
+// Skipped (exit 77) without an NVIDIA GPU and driver.
+#include "engine/cpu/cpu_backend.h"
+#include "engine/cuda/cuda_backend.h"
+#include "engine/study/orbit_columns.h"
+#include "engine/study/resolved_study.h"
+#include "engine/study/study_json.h"
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+
+using namespace bif;
+
+namespace {
+
+std::shared_ptr<const study::ResolvedStudy> mpgos_with_orbits(int count, int transient) {
+    auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) +
+                                       "/resources/studies/duffing_bifurcation.json");
+    REQUIRE(read.study);
+    read.study->sweep.at(0).count = count;
+    read.study->bifurcation.transient_sections = transient;
+    read.study->bifurcation.orbits.refine = true;
+    auto resolved =
+        study::resolve_study(*read.study, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies");
+    for (const auto& p : resolved.problems)
+        UNSCOPED_INFO(p.format());
+    REQUIRE(resolved.resolved);
+    return resolved.resolved;
+}
+
+study::Result run(study::Backend& backend, const study::ResolvedStudy& s) {
+    std::atomic<bool> cancel{false};
+    study::RunControl control(cancel, {});
+    study::Result r = backend.run(s, control);
+    REQUIRE(r.info.complete);
+    return r;
+}
+
+double value(const study::Result& r, const std::string& name, std::size_t s) {
+    const study::NumberColumn* c = r.scalar(name);
+    REQUIRE(c);
+    return c->values[s];
+}
+
+} // namespace
+
+TEST_CASE("the GPU refines the diagram's orbits as the CPU does", "[gpu][orbit]") {
+    const auto resolved = mpgos_with_orbits(256, 512);
+    auto cpu = cpu::make_cpu_backend();
+    auto gpu = cuda::make_cuda_backend();
+    const study::Result c = run(*cpu, *resolved);
+    const study::Result g = run(*gpu, *resolved);
+    REQUIRE(g.info.precision == codegen::Precision::Double);
+    for (const auto& note : g.info.notes)
+        std::printf("%s\n", note.c_str());
+    const std::size_t n = resolved->model->num_states();
+    std::size_t cpu_converged = 0, agreeing = 0, compared = 0;
+    for (std::size_t s = 0; s < c.system_count; ++s) {
+        const double converged = double(int(study::OrbitStatus::Converged));
+        if (value(c, "orbit_status", s) != converged) continue;
+        ++cpu_converged;
+        if (value(g, "orbit_status", s) != converged ||
+            value(c, "orbit_period", s) != value(g, "orbit_period", s))
+            continue;
+        ++agreeing;
+        ++compared;
+        INFO("system " << s << ", k = " << c.axes[0].values[s] << ", period " << value(c, "orbit_period", s));
+        for (const auto& state : resolved->model->states) {
+            const double a = value(c, "orbit_" + state.name, s), b = value(g, "orbit_" + state.name, s);
+            CHECK(std::abs(a - b) <= 1e-7 * (1.0 + std::abs(a)));
+        }
+        const double largest = value(c, "orbit_max_modulus", s);
+        CHECK(std::abs(value(g, "orbit_max_modulus", s) - largest) <= 1e-6 * largest);
+        for (std::size_t k = 1; k <= n; ++k) {
+            const std::string mu = "orbit_mu" + std::to_string(k);
+            const std::complex<double> a(value(c, mu + "_re", s), value(c, mu + "_im", s));
+            const std::complex<double> b(value(g, mu + "_re", s), value(g, mu + "_im", s));
+            CHECK(std::abs(a - b) <= 1e-6 * largest);
+        }
+        CHECK(value(c, "orbit_stable", s) == value(g, "orbit_stable", s));
+    }
+    std::printf("orbits: %zu converged on the CPU, %zu with the same status and period on the GPU\n",
+                cpu_converged, agreeing);
+    CHECK(cpu_converged >= 128); // most of the MPGOS range is periodic
+    CHECK(double(agreeing) >= 0.98 * double(cpu_converged));
+    CHECK(compared > 0);
+}
