@@ -75,10 +75,8 @@ NativeStudyProgram::NativeStudyProgram(const NativeCompiler& compiler, std::stri
     if (abi() != ensemble::abi_version)
         throw std::runtime_error("the compiled study module was built for another version of the kernels");
     carry_words_ = words();
-    if (study::refines_orbits(study)) {
-        refine_ = lib.function<RefineFunction>("bif_orbit_refine");
-        if (!refine_) throw std::runtime_error("the compiled study module lacks its orbit refinement");
-    }
+    // only the source of a study that refines orbits has it (refine_orbit says so where it is missing)
+    refine_ = lib.function<RefineFunction>("bif_orbit_refine");
     block_ = make_block(&spec.spec());
 }
 
