@@ -5,12 +5,14 @@
 # double: a first run that compiles, two cached runs (wall time, peak RSS) and the systems' statuses.
 # Last, the 202-state Schnakenberg chain with Rodas4 on the GPU, which must end (session 7's compile
 # did not). --tests: GPU tests first. bench_cuda_stiff's cases become rows of the table (stiff_table);
-# --nvrtc "OPTS;..." runs its kernels again under each option set.
+# --nvrtc "OPTS;..." runs its kernels again under each option set; --skip cli leaves the bifscope-cli
+# part out.
 stiff_benches_pattern='^bench_.*(stiff|rosenbrock|rodas|robertson|hires)'
 
 mode_stiff() {
   local benches b t cli method precision study run
-  build_targets bifscope-cli $opt_tests
+  skipped cli || build_targets bifscope-cli
+  [[ -n $opt_tests ]] && build_targets $opt_tests
   benches=${opt_benches:-$(targets_matching "$stiff_benches_pattern")}
   [[ -n $benches ]] && build_targets $benches
   [[ -n $benches ]] || row "stiff benchmarks" "none" 0 "no target matches $stiff_benches_pattern"
@@ -30,6 +32,8 @@ mode_stiff() {
       stiff_table "$logs/$(log_name "$name").log"
     done
   fi
+  # --skip cli: the benchmark programs alone (a round that must fit one 10-minute call)
+  skipped cli && return
   cli=$(exe bifscope-cli)
   [[ -n $cli ]] || { row bifscope-cli "not built" 0 ""; return; }
   for method in rosenbrock23 rodas4; do
