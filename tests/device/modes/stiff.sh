@@ -65,7 +65,8 @@ mode_stiff() {
 
 # stiff_table LOG: a row per case (fields split by the unit separator: a tab run would merge) of bench_cuda_stiff's log: hand-written time / Bifscope's, then
 # both times, the mean accepted steps of both, the failed systems of both, how far apart the final
-# states are (in tolerances) and the warm job's time against the hand kernel's.
+# states are (in tolerances) and the warm job's time against the hand kernel's; a row with the
+# failed systems where there are, and one with where the warm job's time went.
 stiff_table() {
   python3 - "$1" <<'PY' | while IFS=$'\x1f' read -r name ratio note; do row "  $name" "$ratio" "" "$note"; done
 import math, re, sys
@@ -88,9 +89,15 @@ for line in open(sys.argv[1]):
             case["failures"] = m[3].strip()
     elif m := re.search(r"warm job through the CUDA backend ([\d.]+) s = ([\d.]+)x", line):
         case["note"] += f", job {m[1]} s = {m[2]}x hand"
+    elif m := re.search(r"warm job [\d.]+ s: (.*)", line):
+        case["job"] = m[1].strip()
+    elif m := re.search(r"host pieces alone: (.*)", line):
+        case["job"] = case.get("job", "") + "; alone: " + m[1].strip()
 for c in cases:
     print(f"{c['name']}\x1f{c['ratio']}\x1f{c['note']}")
     if "failures" in c:
         print(f"{c['name']} failed\x1f\x1f{c['failures'][:200]}")
+    if "job" in c:
+        print(f"{c['name']} job\x1f\x1f{c['job']}")
 PY
 }
