@@ -104,34 +104,37 @@ struct CarryLayoutModel {
 };
 
 // Accepted steps per system of the last launch of a kernel compiled with
-// -DBIF_ENSEMBLE_KEEP_FINISHED_CARRY; checks the layout on the carried time, which every system
-// that finished has at t_end.
+// -DBIF_ENSEMBLE_KEEP_FINISHED_CARRY; empty, with a line saying so, where the layout is not the one
+// read here (checked on the carried time, which every system that finished has at t_end).
 template <class Real, int States, int Slots>
-std::vector<unsigned long long> accepted_steps(bench::BifscopeEnsemble& bifscope, double t_end,
+std::vector<unsigned long long> accepted_steps(const bench::BifscopeEnsemble& bifscope, double t_end,
                                                const std::vector<int>& status) {
     using M = CarryLayoutModel<Real, States, Slots>;
     using Carry = ensemble::SectionCarry<M, 0>;
-    constexpr std::size_t state = offsetof(Carry, s);
-    constexpr std::size_t t_word = (state + offsetof(SystemState<M>, t)) / 4;
-    constexpr std::size_t accepted_word = (state + offsetof(SystemState<M>, accepted)) / 4;
-    const std::vector<unsigned int> words = bifscope.carry_words();
+    static_assert(offsetof(Carry, s) % 4 == 0 && offsetof(SystemState<M>, accepted) % 4 == 0);
+    constexpr int state = int(offsetof(Carry, s) / 4);
+    constexpr int t_word = state + int(offsetof(SystemState<M>, t) / 4);
+    constexpr int accepted_word = state + int(offsetof(SystemState<M>, accepted) / 4);
+    constexpr int real_words = int(sizeof(Real) / 4);
     const std::size_t n = status.size();
+    const std::vector<unsigned int> t_rows = bifscope.carry_rows(t_word, real_words);
+    const std::vector<unsigned int> accepted_rows = bifscope.carry_rows(accepted_word, 2);
     std::vector<unsigned long long> accepted(n);
     std::size_t misplaced = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        unsigned int t_bits[sizeof(Real) / 4];
-        for (std::size_t w = 0; w < sizeof(Real) / 4; ++w)
-            t_bits[w] = words[i + (t_word + w) * n];
+        unsigned int t_bits[real_words];
+        for (int w = 0; w < real_words; ++w)
+            t_bits[w] = t_rows[i + std::size_t(w) * n];
         Real t;
         std::memcpy(&t, t_bits, sizeof(Real));
         if (status[i] == 1 && t != Real(t_end)) ++misplaced;
-        accepted[i] =
-            words[i + accepted_word * n] | (std::uint64_t(words[i + (accepted_word + 1) * n]) << 32);
+        accepted[i] = accepted_rows[i] | (std::uint64_t(accepted_rows[i + n]) << 32);
     }
-    if (misplaced > 0)
-        throw std::runtime_error("the carry's layout is not the one bench_cuda_stiff reads: " +
-                                 std::to_string(misplaced) + " finished systems without t_end");
-    return accepted;
+    if (misplaced == 0) return accepted;
+    std::printf("  the carry's layout is not the one read here (%zu finished systems not at t_end): no step "
+                "counts of Bifscope's\n",
+                misplaced);
+    return {};
 }
 
 template <class Real>
@@ -261,11 +264,12 @@ ensemble::BatchArrays compare(const cuda::Context& context, const std::string& l
         const bool bif_ok = out.status[i] == 1, hand_ok = hand.counts[2 * n + i] == 0;
         if (!bif_ok && ++bif_failed <= 5)
             failures << " #" << i << " (" << swept << " " << out.axis_values[i] << ": status "
-                     << out.status[i] << ", " << bif_accepted[i] << " accepted)";
+                     << out.status[i] << ", " << (bif_accepted.empty() ? 0ULL : bif_accepted[i])
+                     << " accepted)";
         if (!hand_ok) ++hand_failed;
         if (!bif_ok || !hand_ok) continue;
         ++both_ok;
-        const double a = double(bif_accepted[i]), b = double(hand.counts[i]);
+        const double a = bif_accepted.empty() ? 0.0 : double(bif_accepted[i]), b = double(hand.counts[i]);
         bif_steps += a;
         hand_steps += b;
         worst_steps = std::max(worst_steps, std::fabs(a - b) / b);

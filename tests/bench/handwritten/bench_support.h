@@ -136,19 +136,21 @@ class BifscopeEnsemble {
         batch_->download(host_, stream_);
         return host_;
     }
-    // The carry words of the last launch, word w of system i at [i + w * count]. A finished system
-    // keeps only its phase word there, unless the kernel was compiled with
-    // -DBIF_ENSEMBLE_KEEP_FINISHED_CARRY (bif/study/common.h).
-    std::vector<unsigned int> carry_words() const {
-        const std::size_t n = host_.count, words = std::size_t(program_->carry_words());
-        std::vector<unsigned int> carry(n * words);
+    // Words [first, first + rows) of the carry of the last launch, word first + w of system i at
+    // [i + w * count]. A finished system keeps only its phase word there, unless the kernel was
+    // compiled with -DBIF_ENSEMBLE_KEEP_FINISHED_CARRY (bif/study/common.h).
+    std::vector<unsigned int> carry_rows(int first, int rows) const {
+        const std::size_t n = host_.count;
+        std::vector<unsigned int> words(n * std::size_t(rows));
         const unsigned int* device =
             real_bytes_ == 4 ? batch_->view<float>().carry : batch_->view<double>().carry;
         stream_.synchronize();
         context_.make_current();
-        BIF_CU_CALL(context_.driver(), cuMemcpyDtoH_v2, carry.data(),
-                    cuda::driver::CUdeviceptr(reinterpret_cast<std::uintptr_t>(device)), carry.size() * 4);
-        return carry;
+        BIF_CU_CALL(
+            context_.driver(), cuMemcpyDtoH_v2, words.data(),
+            cuda::driver::CUdeviceptr(reinterpret_cast<std::uintptr_t>(device + std::size_t(first) * n)),
+            words.size() * 4);
+        return words;
     }
     const cuda::CompiledModule& compiled() const { return *compiled_; }
     const cuda::EnsembleProgram& program() const { return *program_; }
