@@ -190,7 +190,8 @@ struct SolverSettings {
     double min_step = 1e-12;
     double max_step = 0.0;              // 0: no limit
     double max_growth = 5.0;            // a step grows by at most this factor
-    double min_shrink = 0.1;            // and shrinks by at least this factor per rejection
+    double min_shrink = 0.2;            // and shrinks to no less than this fraction per rejection (as
+                                        // DOPRI5 and RODAS; 0.1 followed spurious blow-ups, issue 36)
     std::int64_t max_steps = 100000000; // step budget per system over the whole run
     // > 0: a system whose state leaves |y_i| <= bound ends with status Escaped (XPPAUT's BOUND;
     // a model's `@ bound=` gives it when the study does not). 0: no bound.

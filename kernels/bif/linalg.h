@@ -5,6 +5,11 @@
 // Rows are swapped with selects over compile-time row indices instead of indexing with the
 // run-time pivot, so that after unrolling the matrix can live in registers. Loops unroll while
 // N <= kUnrollLimit; larger systems keep loops (their matrices spill to local memory anyway).
+//
+// BIF_LU_RECIPROCAL_PIVOTS (a tuning switch, off by default; tests/bench/README.md, stiff kernels):
+// the factor keeps 1 / u_kk on the diagonal and a solve multiplies by it, as the hand-written stiff
+// kernels do, instead of dividing by u_kk in every solve (a GPU division is a call into a slow path;
+// Rodas4 solves six times per factorisation). Results change in the last bits.
 #pragma once
 
 #include "bif/kernel_support.h"
@@ -13,7 +18,8 @@ namespace bif {
 
 inline constexpr int kUnrollLimit = 12;
 
-// Factors A = P L U in place (unit lower L below the diagonal, U on and above it).
+// Factors A = P L U in place (unit lower L below the diagonal, U on and above it; with
+// BIF_LU_RECIPROCAL_PIVOTS the diagonal holds 1 / u_kk).
 // piv[k] is the row exchanged with row k at elimination step k. Returns false when a pivot is
 // zero or not finite (a singular or NaN matrix); A is then partially overwritten.
 template <int N, class Real>
@@ -48,6 +54,9 @@ BIF_HD bool lu_factor(Real* a, int n, int* piv) {
             }
         }
         const Real inv = ok ? Real(1) / a[k * n + k] : Real(0);
+#if defined(BIF_LU_RECIPROCAL_PIVOTS)
+        a[k * n + k] = inv;
+#endif
         // l_rk = a_rk / a_kk;  a_rc -= l_rk * a_kc  for r, c > k
         BIF_UNROLL_IF(unroll)
         for (int r = k + 1; r < n; ++r) {
@@ -92,7 +101,11 @@ BIF_HD void lu_solve(const Real* a, int n, const int* piv, Real* b) {
         BIF_UNROLL_IF(unroll)
         for (int c = r + 1; c < n; ++c)
             s -= a[r * n + c] * b[c];
+#if defined(BIF_LU_RECIPROCAL_PIVOTS)
+        b[r] = s * a[r * n + r];
+#else
         b[r] = s / a[r * n + r];
+#endif
     }
 }
 

@@ -24,7 +24,8 @@ usage() {
 #   --sanitize             tests: compute-sanitizer memcheck and racecheck on each GPU test
 #   --benches "B ..."      bench, stiff: these benchmark programs instead of the mode's own
 #   --nvrtc "OPTS;OPTS"    bench: the Lorenz and Duffing benchmarks again under each NVRTC option
-#                          set (BENCH_NVRTC_OPTIONS; kernel-header switches such as -DBIF_OUTLINE_MATH)
+#                          set (BENCH_NVRTC_OPTIONS; kernel-header switches such as -DBIF_OUTLINE_MATH);
+#                          stiff: bench_cuda_stiff's kernels again (-DBIF_LU_RECIPROCAL_PIVOTS)
 #   --sass                 bench: kernel_report's cubins, local loads/stores per function in the SASS
 #   --ncu "WHAT ..."       bench: Nsight Compute on lorenz, duffing, or duffing-source
 #   --settings "L:V=v ...;L2:..."  compile: environments compared, interleaved in every run
@@ -43,6 +44,7 @@ usage() {
 #   --threshold            compile: CPU against GPU wall time of small studies (the auto threshold)
 #   --count N              stiff: systems of the Robertson study (default 1048576)
 #   --skip "PART ..."      multigpu: tests cli bench; scaleout: tests multi mpi big same host;
+#                          stiff: cli (the benchmark programs alone);
 #                          gui: xvfb (EGL steps only)
 #   --gui-study FILE       gui: the study the app runs (default the Duffing period map)
 #   -h, --help

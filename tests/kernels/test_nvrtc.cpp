@@ -1,7 +1,9 @@
 // Compiles every header in kernels/bif through NVRTC as CUDA device code (no GPU needed), with
 // float and double models and every stepper, the driver with events and accessories, and the
 // Lyapunov wrapper; and checks that a small model's DOPRI5 kernel keeps its state in registers
-// (no local-memory frame in the PTX). Exits 77 (skipped) where NVRTC cannot be loaded.
+// (no local-memory frame in the PTX). The stiff benchmark's kernels too (issue 36): the
+// hand-written ones of tests/bench/handwritten, and the sections program with the benchmark's
+// BIF_ENSEMBLE_KEEP_FINISHED_CARRY. Exits 77 (skipped) where NVRTC cannot be loaded.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -58,7 +60,8 @@ struct Result {
 };
 
 // Compiles `source` with every kernels/bif header available as "bif/<path>".
-Result compile(const std::string& source) {
+// `extra`: options after the test's own (e.g. the backend's -default-device).
+Result compile(const std::string& source, const std::vector<const char*>& extra = {}) {
     namespace fs = std::filesystem;
     std::vector<std::string> names, texts;
     const fs::path root = fs::path(BIFSCOPE_KERNELS_DIR);
@@ -81,8 +84,9 @@ Result compile(const std::string& source) {
                      name_ptrs.data()) != 0)
         return r;
     // no -default-device: a helper that lacks BIF_HD must fail here as it would under nvcc
-    const char* options[] = {"--std=c++20", "-arch=compute_90"};
-    r.ok = nvrtc.compile(prog, 2, options) == 0;
+    std::vector<const char*> options{"--std=c++20", "-arch=compute_90"};
+    options.insert(options.end(), extra.begin(), extra.end());
+    r.ok = nvrtc.compile(prog, int(options.size()), options.data()) == 0;
     size_t size = 0;
     nvrtc.log_size(prog, &size);
     r.log.resize(size);
@@ -330,4 +334,103 @@ TEST_CASE("the Rosenbrock steppers' banded path compiles through NVRTC", "[engin
     INFO(r.log);
     REQUIRE(r.ok);
     CHECK(r.ptx.find(".entry chain_Rodas4") != std::string::npos);
+}
+
+namespace {
+
+std::string handwritten(const std::string& file) {
+    std::ifstream in(std::string(BIFSCOPE_KERNELS_DIR) + "/../tests/bench/handwritten/" + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The PTX of kernel `name`; empty where there is none.
+std::string ptx_entry(const std::string& ptx, const std::string& name) {
+    const auto start = ptx.find(".entry " + name + "(");
+    if (start == std::string::npos) return {};
+    return ptx.substr(start, ptx.find("\n}", start) - start);
+}
+
+} // namespace
+
+// An index taken at run time (b[piv[k]]) had put the first hand-written Rosenbrock23's LU in local
+// memory, where it ran at 0.4x Bifscope's kernel: a reference slower than it should be.
+TEST_CASE("the stiff benchmark's hand-written Robertson kernels keep their arrays in registers",
+          "[engine][kernels][nvrtc]") {
+    const std::string support = handwritten("stiff_support.cuh");
+    const Result rosenbrock23 = compile(support + handwritten("robertson_rosenbrock23.cu"));
+    const Result rodas4 =
+        compile(support + handwritten("rodas4_step.cuh") + handwritten("robertson_rodas4.cu"));
+    INFO(rosenbrock23.log << rodas4.log);
+    REQUIRE(rosenbrock23.ok);
+    REQUIRE(rodas4.ok);
+    for (const auto& [ptx, kernel] : std::vector<std::pair<std::string, std::string>>{
+             {rosenbrock23.ptx, "hand_robertson_rosenbrock23_float"},
+             {rosenbrock23.ptx, "hand_robertson_rosenbrock23_double"},
+             {rodas4.ptx, "hand_robertson_rodas4_float"},
+             {rodas4.ptx, "hand_robertson_rodas4_double"}}) {
+        INFO(kernel);
+        const std::string text = ptx_entry(ptx, kernel);
+        REQUIRE(!text.empty());
+        CHECK(text.find("__local_depot") == std::string::npos);
+    }
+}
+
+TEST_CASE("the stiff benchmark's hand-written HIRES kernel compiles", "[engine][kernels][nvrtc]") {
+    const Result r = compile(handwritten("stiff_support.cuh") + handwritten("rodas4_step.cuh") +
+                             handwritten("hires_rodas4.cu"));
+    INFO(r.log);
+    REQUIRE(r.ok);
+    CHECK(!ptx_entry(r.ptx, "hand_hires_rodas4_double").empty());
+}
+
+// The benchmark reads a finished system's step counts from its carry: with the switch the sections
+// program stores the whole carry of a finished system, without it the phase word alone (the host
+// side, bench_cuda_stiff, checks the layout on the carried end time).
+TEST_CASE("BIF_ENSEMBLE_KEEP_FINISHED_CARRY makes a Rosenbrock23 sections program store finished carries",
+          "[engine][kernels][nvrtc]") {
+    const auto program = [](bool keep) {
+        std::string src = keep ? "#define BIF_ENSEMBLE_KEEP_FINISHED_CARRY\n" : "";
+        // NVRTC has no __builtin_memcpy (bif/study/carry.h): the CUDA entry's definition
+        src += "#define __builtin_memcpy memcpy\n";
+        src += "#include \"bif/config.h\"\n#include \"bif/study/entry.h\"\n";
+        src += model_source("DuffingD", "double", "");
+        src += "extern \"C\" __global__ void sections(const bif::ensemble::Block<DuffingD>* b,\n"
+               "                                      bif::ensemble::View<double> v) {\n"
+               "  bif::ensemble::advance_program<bif::ensemble::program_sections,\n"
+               "                                 bif::ensemble::methods::Rosenbrock23>(\n"
+               "      DuffingD{}, *b, v, blockIdx.x * blockDim.x + threadIdx.x, 1LL << 40);\n"
+               "}\n";
+        // as the CUDA backend compiles its programs (engine/cuda/module_compiler.cpp)
+        return compile(src, {"-default-device"});
+    };
+    const Result plain = program(false), kept = program(true);
+    INFO(plain.log << kept.log);
+    REQUIRE(plain.ok);
+    REQUIRE(kept.ok);
+    CHECK(!ptx_entry(kept.ptx, "sections").empty());
+    CHECK(kept.ptx != plain.ptx);
+}
+
+TEST_CASE("the LU's BIF_LU_RECIPROCAL_PIVOTS switch compiles into a Rodas4 step",
+          "[engine][kernels][nvrtc]") {
+    std::string src =
+        "#define BIF_LU_RECIPROCAL_PIVOTS\n#include \"bif/config.h\"\n#include \"bif/integrators.h\"\n";
+    src += model_source("DuffingD", "double", "");
+    src += "extern \"C\" __global__ void stiff(double* y, double* p, int count) {\n"
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i >= count) return;\n"
+           "  double y0[2] = {y[i], y[i + count]};\n"
+           "  double pp[3] = {p[i], p[i + count], p[i + 2 * count]};\n"
+           "  auto s = bif::make_state<DuffingD>(0.0, y0, 2);\n"
+           "  bif::Rodas4<DuffingD> st;\n"
+           "  const auto set = bif::make_settings<double, 2>(1e-6, 1e-6);\n"
+           "  bif::integrate(DuffingD{}, st, s, pp, 10.0, set);\n"
+           "  y[i] = s.y[0];\n"
+           "}\n";
+    const Result r = compile(src);
+    INFO(r.log);
+    REQUIRE(r.ok);
+    CHECK(!ptx_entry(r.ptx, "stiff").empty());
 }

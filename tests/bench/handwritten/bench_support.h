@@ -84,14 +84,17 @@ inline double median_ms(const cuda::Context& context, const cuda::Stream& stream
 // batch holding every system.
 class BifscopeEnsemble {
   public:
-    // min_blocks: BIF_ENSEMBLE_MIN_BLOCKS of the kernel (engine/cuda/ensemble_source.h; 0: none)
+    // min_blocks: BIF_ENSEMBLE_MIN_BLOCKS of the kernel (engine/cuda/ensemble_source.h; 0: none);
+    // options: NVRTC options added to the backend's (a benchmark's -D switches)
     BifscopeEnsemble(const cuda::Context& context, std::shared_ptr<const study::ResolvedStudy> study,
-                     codegen::Precision precision, int min_blocks = cuda::ensemble_min_blocks_default)
+                     codegen::Precision precision, int min_blocks = cuda::ensemble_min_blocks_default,
+                     const std::vector<std::string>& options = {})
         : study_(std::move(study)), spec_(*study_), context_(context), stream_(context),
           unfinished_(context, 1) {
         const cuda::ModuleCompiler compiler;
         cuda::CompileRequest request =
             cuda::ensemble_request(*study_, precision, spec_.program(), min_blocks);
+        request.extra_options.insert(request.extra_options.end(), options.begin(), options.end());
         // the whole-program module that every run after a study's first runs on; BENCH_FIRST_TIER=1:
         // the separately compiled one a cold study starts on (CudaBackendOptions::tiered_compile)
         const char* first_tier = std::getenv("BENCH_FIRST_TIER");
@@ -122,10 +125,32 @@ class BifscopeEnsemble {
             context_, stream_, runs, [&] { batch_->upload(host_, stream_); },
             [&] { program_->launch_slice(stream_, *batch_, 1LL << 40, unfinished_); });
     }
+    // One launch, untimed.
+    void run() {
+        batch_->upload(host_, stream_);
+        program_->launch_slice(stream_, *batch_, 1LL << 40, unfinished_);
+        stream_.synchronize();
+    }
     // The outputs of the last launch.
     const ensemble::BatchArrays& results() {
         batch_->download(host_, stream_);
         return host_;
+    }
+    // Words [first, first + rows) of the carry of the last launch, word first + w of system i at
+    // [i + w * count]. A finished system keeps only its phase word there, unless the kernel was
+    // compiled with -DBIF_ENSEMBLE_KEEP_FINISHED_CARRY (bif/study/common.h).
+    std::vector<unsigned int> carry_rows(int first, int rows) const {
+        const std::size_t n = host_.count;
+        std::vector<unsigned int> words(n * std::size_t(rows));
+        const unsigned int* device =
+            real_bytes_ == 4 ? batch_->view<float>().carry : batch_->view<double>().carry;
+        stream_.synchronize();
+        context_.make_current();
+        BIF_CU_CALL(
+            context_.driver(), cuMemcpyDtoH_v2, words.data(),
+            cuda::driver::CUdeviceptr(reinterpret_cast<std::uintptr_t>(device + std::size_t(first) * n)),
+            words.size() * 4);
+        return words;
     }
     const cuda::CompiledModule& compiled() const { return *compiled_; }
     const cuda::EnsembleProgram& program() const { return *program_; }
@@ -143,12 +168,17 @@ class BifscopeEnsemble {
     int real_bytes_ = 8;
 };
 
-// A hand-written .cu file of tests/bench/handwritten compiled for the device and loaded.
-inline cuda::Module load_handwritten(const cuda::Context& context, const std::string& file) {
+// Hand-written .cu files of tests/bench/handwritten, in this order one program (a kernel file after
+// the support files it needs), compiled for the device and loaded.
+inline cuda::Module load_handwritten(const cuda::Context& context, std::initializer_list<std::string> files) {
     cuda::CompileRequest request;
-    request.parts.push_back({"handwritten", read_text(source_path("tests/bench/handwritten/" + file))});
+    for (const std::string& file : files)
+        request.parts.push_back({file, read_text(source_path("tests/bench/handwritten/" + file))});
     const cuda::ModuleCompiler compiler;
     return cuda::Module(context, compiler.compile(request, compiler.target_for(context.device())));
+}
+inline cuda::Module load_handwritten(const cuda::Context& context, const std::string& file) {
+    return load_handwritten(context, {file});
 }
 
 // A launch of `threads` threads in blocks of 128 whose dynamic shared memory (unused by the kernel)

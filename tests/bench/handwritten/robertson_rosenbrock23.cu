@@ -4,18 +4,12 @@
 // (MATLAB's ode23s; the same formulas as kernels/bif/steppers/rosenbrock23.h: W = I - h d J,
 // three solves, err = h/6 (k1 - 2 k2 + k3), FSAL). Autonomous: df/dt = 0. The step control is the
 // same algorithm as Bifscope's (so that both take the same steps): sc_i = atol + rtol max(|y_i|,
-// |y_new_i|), RMS norm, I controller h_new = h clamp(0.9 err^(-1/3), 0.2, 5) with the power in single
+// |y_new_i|), RMS norm, I controller h_new = h clamp(0.9 err^(-1/3), shrink, 5) with the power in single
 // precision (__powf), no growth after a rejection, the last step shortened to land on t_end
-// (stretched by up to 1%), a rejection below 16 ulp of t a failure. A 3x3 LU with partial pivoting,
-// written out. Writes y at t_end, the accepted and rejected step counts and a status (0 ok, 1 step
-// underflow, 2 non-finite, 3 step budget).
-
-template <class Real>
-struct RobertsonSettings {
-    Real k1, k2, t_end, rtol, atol, h0;
-    Real min_step;
-    int max_attempts;
-};
+// (stretched by up to 1%), a rejection below max(min_step, 16 ulp of t) a failure, a step shrinking
+// by at most s.shrink. Compiled after stiff_support.cuh (settings, outcome, the register-resident
+// LU with partial pivoting). Writes y at t_end, the accepted and rejected step counts and a status
+// (0 ok, 1 step underflow, 2 non-finite, 3 step budget).
 
 template <class Real>
 __device__ __forceinline__ void robertson_rhs(Real k1, Real k2, Real k3, const Real* y, Real* f) {
@@ -24,69 +18,13 @@ __device__ __forceinline__ void robertson_rhs(Real k1, Real k2, Real k3, const R
     f[2] = k2 * y[1] * y[1];
 }
 
-// LU of the 3x3 row-major a in place with row pivots; false when singular.
-template <class Real>
-__device__ __forceinline__ bool lu3(Real* a, int* piv) {
-#pragma unroll
-    for (int k = 0; k < 3; ++k) {
-        int p = k;
-        Real best = fabs(a[k * 3 + k]);
-#pragma unroll
-        for (int i = k + 1; i < 3; ++i)
-            if (fabs(a[i * 3 + k]) > best) {
-                best = fabs(a[i * 3 + k]);
-                p = i;
-            }
-        piv[k] = p;
-        if (best == Real(0)) return false;
-        if (p != k) {
-#pragma unroll
-            for (int j = 0; j < 3; ++j) {
-                const Real t = a[k * 3 + j];
-                a[k * 3 + j] = a[p * 3 + j];
-                a[p * 3 + j] = t;
-            }
-        }
-        const Real inv = Real(1) / a[k * 3 + k];
-#pragma unroll
-        for (int i = k + 1; i < 3; ++i) {
-            const Real l = a[i * 3 + k] * inv;
-            a[i * 3 + k] = l;
-#pragma unroll
-            for (int j = k + 1; j < 3; ++j)
-                a[i * 3 + j] -= l * a[k * 3 + j];
-        }
-    }
-    return true;
-}
-
-template <class Real>
-__device__ __forceinline__ void solve3(const Real* a, const int* piv, Real* b) {
-#pragma unroll
-    for (int k = 0; k < 3; ++k) {
-        const Real t = b[k];
-        b[k] = b[piv[k]];
-        b[piv[k]] = t;
-#pragma unroll
-        for (int i = k + 1; i < 3; ++i)
-            b[i] -= a[i * 3 + k] * b[k];
-    }
-#pragma unroll
-    for (int k = 2; k >= 0; --k) {
-#pragma unroll
-        for (int j = k + 1; j < 3; ++j)
-            b[k] -= a[k * 3 + j] * b[j];
-        b[k] /= a[k * 3 + k];
-    }
-}
-
 template <class Real>
 __device__ void robertson_rosenbrock23(const Real* __restrict__ k3_values, Real* __restrict__ out,
-                                       unsigned int* __restrict__ counts, unsigned long long n,
-                                       const RobertsonSettings<Real> s) {
+                                       unsigned int* __restrict__ counts, unsigned long long n, Real k1,
+                                       Real k2, const StiffSettings<Real> s) {
     const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const Real k1 = s.k1, k2 = s.k2, k3 = k3_values[i];
+    const Real k3 = k3_values[i];
     const Real d = Real(1) / (Real(2) + sqrt(Real(2)));
     const Real e32 = Real(6) + sqrt(Real(2));
     const Real eps = sizeof(Real) == 4 ? Real(1.1920929e-7) : Real(2.220446049250313e-16);
@@ -105,18 +43,25 @@ __device__ void robertson_rosenbrock23(const Real* __restrict__ k3_values, Real*
         const Real hs = last ? s.t_end - t : h;
         // W = I - hs d J
         const Real jd = hs * d;
-        Real w[9] = {Real(1) + jd * k1, -jd * k3 * y[2], -jd * k3 * y[1],
-                     -jd * k1, Real(1) + jd * (k3 * y[2] + Real(2) * k2 * y[1]), jd * k3 * y[1],
-                     Real(0), -jd * Real(2) * k2 * y[1], Real(1)};
+        Real w[9] = {Real(1) + jd * k1,
+                     -jd * k3 * y[2],
+                     -jd * k3 * y[1],
+                     -jd * k1,
+                     Real(1) + jd * (k3 * y[2] + Real(2) * k2 * y[1]),
+                     jd * k3 * y[1],
+                     Real(0),
+                     -jd * Real(2) * k2 * y[1],
+                     Real(1)};
         int piv[3];
+        Real inv[3];
         Real err = Real(1e30);
         Real y_new[3], f1[3], k1v[3], k2v[3], k3v[3];
         bool finite = false;
-        if (lu3(w, piv)) {
+        if (hand_lu_factor<3>(w, piv, inv)) {
 #pragma unroll
             for (int c = 0; c < 3; ++c)
                 k1v[c] = f0[c];
-            solve3(w, piv, k1v);
+            hand_lu_solve<3>(w, piv, inv, k1v);
             Real tmp[3];
 #pragma unroll
             for (int c = 0; c < 3; ++c)
@@ -125,7 +70,7 @@ __device__ void robertson_rosenbrock23(const Real* __restrict__ k3_values, Real*
 #pragma unroll
             for (int c = 0; c < 3; ++c)
                 k2v[c] = k3v[c] - k1v[c];
-            solve3(w, piv, k2v);
+            hand_lu_solve<3>(w, piv, inv, k2v);
 #pragma unroll
             for (int c = 0; c < 3; ++c) {
                 k2v[c] += k1v[c];
@@ -135,7 +80,7 @@ __device__ void robertson_rosenbrock23(const Real* __restrict__ k3_values, Real*
 #pragma unroll
             for (int c = 0; c < 3; ++c)
                 k3v[c] = f1[c] - e32 * (k2v[c] - k3v[c]) - Real(2) * (k1v[c] - f0[c]);
-            solve3(w, piv, k3v);
+            hand_lu_solve<3>(w, piv, inv, k3v);
             Real sum = 0;
 #pragma unroll
             for (int c = 0; c < 3; ++c) {
@@ -149,7 +94,7 @@ __device__ void robertson_rosenbrock23(const Real* __restrict__ k3_values, Real*
         }
         if (finite && err <= Real(1)) {
             Real fac = Real(0.9) * Real(__powf(float(fmax(err, Real(1e-10))), -1.0f / 3.0f));
-            fac = fmin(fmax(fac, Real(0.2)), Real(5));
+            fac = fmin(fmax(fac, s.shrink), Real(5));
             if (rejected_last) fac = fmin(fac, Real(1));
             rejected_last = false;
             const Real h_next = hs * fac;
@@ -164,8 +109,8 @@ __device__ void robertson_rosenbrock23(const Real* __restrict__ k3_values, Real*
             ++accepted;
         } else {
             rejected_last = true;
-            const Real fac = finite ? Real(0.9) * Real(__powf(float(err), -1.0f / 3.0f)) : Real(0.2);
-            h = hs * fmin(fmax(fac, Real(0.2)), Real(1));
+            const Real fac = finite ? Real(0.9) * Real(__powf(float(err), -1.0f / 3.0f)) : s.shrink;
+            h = hs * fmin(fmax(fac, s.shrink), Real(1));
             ++rejected;
             if (h < fmax(s.min_step, Real(16) * eps * fabs(t)) || t + h == t) {
                 status = finite ? 1 : 2;
@@ -182,13 +127,14 @@ __device__ void robertson_rosenbrock23(const Real* __restrict__ k3_values, Real*
 }
 
 extern "C" __global__ void __launch_bounds__(128)
-    hand_robertson_rosenbrock23_double(const double* k3, double* out, unsigned int* counts, unsigned long long n,
-                                       const RobertsonSettings<double> s) {
-    robertson_rosenbrock23(k3, out, counts, n, s);
+    hand_robertson_rosenbrock23_double(const double* k3, double* out, unsigned int* counts,
+                                       unsigned long long n, double k1, double k2,
+                                       const StiffSettings<double> s) {
+    robertson_rosenbrock23(k3, out, counts, n, k1, k2, s);
 }
 
 extern "C" __global__ void __launch_bounds__(128)
     hand_robertson_rosenbrock23_float(const float* k3, float* out, unsigned int* counts, unsigned long long n,
-                                      const RobertsonSettings<float> s) {
-    robertson_rosenbrock23(k3, out, counts, n, s);
+                                      float k1, float k2, const StiffSettings<float> s) {
+    robertson_rosenbrock23(k3, out, counts, n, k1, k2, s);
 }
