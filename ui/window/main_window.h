@@ -14,6 +14,7 @@ struct Study;
 
 namespace bif::ui {
 
+class ContinuationController;
 class DocumentController;
 class HelpBrowser;
 class MessagesPanel;
@@ -56,6 +57,7 @@ class MainWindow : public QMainWindow {
     DocumentController& documents() { return *documents_; }
     RunController& runs() { return *runs_; }
     TiledZoom& tiles() { return *tiles_; }
+    ContinuationController& continuations() { return *continuations_; }
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -72,6 +74,7 @@ class MainWindow : public QMainWindow {
     void exportPicture(bool svg);
     void exportCsv();
     void savePhasePlaneStudy(const PhasePlanePanel& panel);
+    bool openContinuationStudy(const QString& path);
 
     StudyRunner* runner_;
     ModelEditorPanel* editor_;
@@ -83,6 +86,7 @@ class MainWindow : public QMainWindow {
     DocumentController* documents_;
     RunController* runs_;
     TiledZoom* tiles_;
+    ContinuationController* continuations_;
     RecentFiles* recent_;
     RecoveryStore* recovery_;
     HelpBrowser* help_ = nullptr;

@@ -2,8 +2,10 @@
 // there is none.
 #pragma once
 
+#include "engine/study/equilibrium_study.h"
 #include "engine/study/resolved_study.h"
 
+#include <QPointF>
 #include <QWidget>
 #include <memory>
 
@@ -12,6 +14,7 @@ class QTabWidget;
 
 namespace bif::ui {
 
+class BranchTab;
 class PhasePlanePanel;
 class ResultTab;
 
@@ -27,6 +30,9 @@ class PlotArea : public QWidget {
     PhasePlanePanel* addPhasePlaneTab(std::shared_ptr<const study::ResolvedStudy> study,
                                       QString* why = nullptr);
     PhasePlanePanel* currentPhasePlane() const;
+    // A continuation study's branches as a tab (filled when its job ends).
+    BranchTab* addBranchTab(std::shared_ptr<const study::ResolvedEquilibriumStudy> study);
+    BranchTab* currentBranchTab() const;
     int tabCount() const;
     QTabWidget& tabs() { return *tabs_; }
 
@@ -40,6 +46,8 @@ class PlotArea : public QWidget {
     void renderPathChanged(const QString& path);
     void openExampleRequested();
     void message(const QString& text, bool is_error); // from a phase plane
+    // "Continue from here" on a diagram's point (ResultTab::continueRequested).
+    void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
 
   private:
     void closeTab(int index);
