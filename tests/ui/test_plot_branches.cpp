@@ -3,7 +3,9 @@
 // undone, and exported as PNG, SVG and CSV. References derived here, not from the engine: the
 // Brusselator's equilibrium (a, b/a) and its Hopf point b = 1 + a^2; the logistic map's fixed point
 // 1 - 1/r, its multiplier 2 - r and so its period doubling at r = 3.
+#include "duffing_reference.h"
 #include "gui_test_support.h"
+#include "ui/editor/model_editor_panel.h"
 #include "ui/plot/branch_painter.h"
 #include "ui/plot/figure_painter.h"
 #include "ui/plot/result_figure.h"
@@ -82,6 +84,7 @@ TEST_CASE("a continuation study opens as a tab of its branches, with the Hopf po
 
     // y: the state x, constant a along the branch: a horizontal line, solid left of H, dashed right.
     REQUIRE(tab->quantityBox().currentText() == "x");
+    CHECK(window.editorPanel().text().contains("x'=a-(b+1)*x+x^2*y")); // the study's inline model
     ui::BranchView& view = tab->view();
     QApplication::processEvents();
     const QImage shot = test::save_screenshot(window, "branches_brusselator_window");
@@ -240,4 +243,109 @@ TEST_CASE("continue from here on the logistic diagram draws the fixed point's br
     tab->branchHistory().undo();
     CHECK(tab->branches()->size() == 1);
     CHECK(view.branches()->size() == 1);
+}
+
+TEST_CASE("continue from here on the forced Duffing diagram follows its period-1 orbit", "[gui][branches]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("tests/ui/data/duffing_period1.json")));
+    REQUIRE(window.runStudy());
+    REQUIRE(test::wait_until(
+        [&] {
+            return !window.runs().running() && window.plotArea().currentTab() &&
+                   window.plotArea().currentTab()->result();
+        },
+        120000));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    auto& view = static_cast<ui::FigureResultView&>(tab->view()).plotView();
+
+    // The click: the diagram's own section point at k = 0.47, where the attractor has period 1.
+    const double k = 0.47, b = 0.3;
+    const double y1 = test::duffing_stroboscopic_y1(k, b, 136);
+    QSignalSpy done(&window.continuations(), &ui::ContinuationController::finished);
+    tab->continueAt(QPointF(k, y1));
+    REQUIRE(test::wait_until([&] { return done.count() == 1; }, 120000));
+    REQUIRE(done.first().at(0).toBool());
+    REQUIRE(tab->branches()->size() == 1);
+    const plot::BranchOverlay& branch = tab->branches()->front();
+    CHECK(branch.name == "orbit of period 1");
+    REQUIRE(branch.points.size() > 10);
+    CHECK(branch.points.front().parameter == Approx(0.44).margin(1e-9));
+    CHECK(branch.points.back().parameter == Approx(0.5).margin(1e-9));
+
+    // Every few points, y1 against the attractor's point integrated here by RK4 (the orbit is stable
+    // over the whole diagram: it is what the diagram shows).
+    for (std::size_t i = 0; i < branch.points.size(); i += branch.points.size() / 5) {
+        const auto& p = branch.points[i];
+        CHECK(p.state[0] == Approx(test::duffing_stroboscopic_y1(p.parameter, b, 136)).margin(1e-5));
+        CHECK(p.stable);
+    }
+
+    // Hover on the branch at its first point: the Floquet multipliers, inside the unit circle.
+    const auto& p = branch.points[branch.points.size() / 2];
+    const QPointF at = plot::FigurePainter::toPixel(view.plotArea(), view.range(), p.parameter, p.state[0]);
+    QSignalSpy hovered(&view, &ui::PlotView::hovered);
+    QTest::mouseMove(&view, at.toPoint());
+    REQUIRE(hovered.count() >= 1);
+    const QString text = hovered.last().at(0).toString();
+    CHECK(text.contains("multipliers"));
+    CHECK(text.contains("stable"));
+    CHECK(text.contains("k = "));
+    QApplication::processEvents();
+    test::save_screenshot(window, "branches_duffing_window");
+}
+
+TEST_CASE("the Lorenz Hopf curve is drawn over a (rho, sigma) map where rho = sigma (sigma + beta + 3) / "
+          "(sigma - beta - 1)",
+          "[gui][branches]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("tests/ui/data/lorenz_rho_sigma_map.json")));
+    REQUIRE(window.runStudy());
+    REQUIRE(test::wait_until(
+        [&] {
+            return !window.runs().running() && window.plotArea().currentTab() &&
+                   window.plotArea().currentTab()->result();
+        },
+        180000));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    QSignalSpy done(&window.continuations(), &ui::ContinuationController::finished);
+    REQUIRE(
+        window.overlayStudy(tab, test::source_path("resources/studies/equilibria/lorenz_hopf_curve.json")));
+    REQUIRE(test::wait_until([&] { return done.count() == 1; }, 120000));
+    // C+ and C- (the branch from C+ passes the pitchfork at rho = 1 onto C-) have their Hopf points
+    // at the same (rho, sigma): their curves coincide, the last drawn on top.
+    std::vector<QColor> colours;
+    for (std::size_t i = 0; i < tab->branches()->size(); ++i)
+        if ((*tab->branches())[i].kind == plot::OverlayKind::Curve)
+            colours.push_back(plot::overlay_colour(i));
+    REQUIRE(!colours.empty());
+
+    // The curve's pixels lie on the closed form's: sampled at sigma values, the pixel at the closed
+    // form's rho carries a curve's colour.
+    const double beta = 8.0 / 3;
+    auto& view = static_cast<ui::FigureResultView&>(tab->view()).plotView();
+    const QSize size(1200, 800);
+    const QImage image = tab->renderImage(size);
+    image.save(QStringLiteral(BIFSCOPE_SCREENSHOT_DIR) + "/branches_lorenz_map_export.png");
+    const plot::FigureLayout layout =
+        plot::FigurePainter(*tab->figure(), {}).layout(QRectF(QPointF(0, 0), size), view.range(), &image);
+    int hits = 0, total = 0;
+    for (double sigma = 6; sigma < 39; sigma += 0.5) {
+        const double rho = sigma * (sigma + beta + 3) / (sigma - beta - 1);
+        if (rho > 99) continue;
+        const QPointF px = plot::FigurePainter::toPixel(layout.plot, view.range(), rho, sigma);
+        bool hit = false;
+        for (int dx : {-1, 0, 1})
+            for (const QColor& colour : colours)
+                hit = hit || branch_coloured(image, px + QPointF(dx, 0), colour);
+        hits += hit;
+        ++total;
+    }
+    CHECK(total > 20);
+    CHECK(hits == total);
+    QApplication::processEvents();
+    test::save_screenshot(window, "branches_lorenz_map_window");
 }

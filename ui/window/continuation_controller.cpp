@@ -74,6 +74,13 @@ bool ContinuationController::continueFrom(ResultTab* tab, std::size_t system, QP
     return true;
 }
 
+void ContinuationController::overlay(ResultTab* tab,
+                                     std::shared_ptr<const study::ResolvedEquilibriumStudy> study) {
+    const QString what =
+        QString::fromStdString(study->study.title.empty() ? "a continuation study" : study->study.title);
+    start({nullptr, tab, std::move(study)}, what);
+}
+
 void ContinuationController::start(Target target, const QString& what) {
     const quint64 id = runner_.run(target.study);
     targets_[id] = std::move(target);

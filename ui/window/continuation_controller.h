@@ -30,6 +30,9 @@ class ContinuationController : public QObject {
     // Continues the orbit of the diagram's `system` through `data` and adds its branch to the tab's
     // overlays when done; false (the messages say why) where no continuation starts there.
     bool continueFrom(ResultTab* tab, std::size_t system, QPointF data);
+    // Runs a continuation study and adds what it finds to the tab's overlays (curves over a map,
+    // branches over a diagram: they are drawn where their axes are the picture's).
+    void overlay(ResultTab* tab, std::shared_ptr<const study::ResolvedEquilibriumStudy> study);
     void cancel();
     bool running() const { return runner_.busy(); }
 

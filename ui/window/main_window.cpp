@@ -273,6 +273,12 @@ void MainWindow::connectPanels() {
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
     connect(plots_, &PlotArea::continueRequested, continuations_, &ContinuationController::continueFrom);
+    connect(plots_, &PlotArea::overlayStudyRequested, this, [this](ResultTab* tab) {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Overlay a continuation study"),
+                                                          documents_->state().base_directory(),
+                                                          tr("Continuation studies (*.json);;All files (*)"));
+        if (!path.isEmpty()) overlayStudy(tab, path);
+    });
     connect(plots_, &PlotArea::message, this, [this](const QString& text, bool error) {
         messages_->add(error ? MessagesPanel::Level::Error : MessagesPanel::Level::Info, text);
     });
@@ -333,10 +339,23 @@ bool MainWindow::openContinuationStudy(const QString& path) {
     if (!model.path.empty()) {
         const QString model_path =
             QDir(QFileInfo(path).absolutePath()).absoluteFilePath(QString::fromStdString(model.path));
-        if (documents_->maybeSave()) documents_->openModel(model_path);
+        documents_->openModel(model_path);
+    } else {
+        documents_->showModelText(QString::fromStdString(model.text));
     }
     continuations_->run(plots_->addBranchTab(loaded.resolved), loaded.resolved);
     recent_->add(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool MainWindow::overlayStudy(ResultTab* tab, const QString& path) {
+    const study::EquilibriumResolveResult loaded = study::load_equilibrium_study_file(path.toStdString());
+    for (const auto& p : loaded.problems)
+        messages_->add(p.severity == study::ProblemSeverity::Error ? MessagesPanel::Level::Error
+                                                                   : MessagesPanel::Level::Warning,
+                       tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(p.format())));
+    if (!loaded.resolved) return false;
+    continuations_->overlay(tab, loaded.resolved);
     return true;
 }
 

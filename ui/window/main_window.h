@@ -44,6 +44,9 @@ class MainWindow : public QMainWindow {
     // Opens the phase plane of the edited model with the study's parameters as a tab (View > Phase
     // plane); null when the model has none (the messages say why).
     PhasePlanePanel* showPhasePlane();
+    // Runs the continuation study file and draws its branches or curves over the tab's picture; false
+    // (the messages say why) when the file is not a continuation study.
+    bool overlayStudy(ResultTab* tab, const QString& path);
     // Offers back what a killed session left unsaved (called once the window is shown).
     void offerRecovery();
 

@@ -48,6 +48,7 @@ class PlotArea : public QWidget {
     void message(const QString& text, bool is_error); // from a phase plane
     // "Continue from here" on a diagram's point (ResultTab::continueRequested).
     void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
+    void overlayStudyRequested(bif::ui::ResultTab* tab);
 
   private:
     void closeTab(int index);

@@ -92,6 +92,7 @@ void ResultTab::showPointMenu(QPointF data, QPoint global) {
     go->setShortcut(QKeySequence(Qt::Key_B));
     go->setEnabled(f && f->kind() == plot::FigureKind::Diagram && result_);
     if (!result_) go->setToolTip(tr("The diagram's run has not finished"));
+    menu.addAction(tr("Overlay a continuation study…"), this, [this] { emit overlayStudyRequested(this); });
     if (!branches_->empty()) {
         menu.addSeparator();
         for (std::size_t i = 0; i < branches_->size(); ++i)

@@ -91,6 +91,8 @@ class ResultTab : public QWidget {
     void renderPathChanged(const QString& path);
     // The user asked to continue the orbit of `system` through the point `data`.
     void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
+    // The user asked to draw a continuation study's branches or curves over the picture.
+    void overlayStudyRequested(bif::ui::ResultTab* tab);
 
   private:
     friend class BranchChange;
