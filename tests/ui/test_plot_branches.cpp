@@ -311,6 +311,11 @@ TEST_CASE("the Lorenz Hopf curve is drawn over a (rho, sigma) map where rho = si
         },
         180000));
     ui::ResultTab* tab = window.plotArea().currentTab();
+    // The largest Lyapunov exponent under the curve.
+    auto* quantity = tab->findChild<QComboBox*>();
+    REQUIRE(quantity);
+    quantity->setCurrentText("lambda_max");
+    REQUIRE(tab->figure()->yLabel() == "sigma");
     QSignalSpy done(&window.continuations(), &ui::ContinuationController::finished);
     REQUIRE(
         window.overlayStudy(tab, test::source_path("resources/studies/equilibria/lorenz_hopf_curve.json")));

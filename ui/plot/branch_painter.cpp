@@ -28,7 +28,7 @@ QFont label_font(const QFont& base) {
 // The runs of consecutive points of equal stability, as paths; a segment between a stable and an
 // unstable point belongs to the unstable run (the change happens within it).
 void paint_runs(QPainter& p, const QRectF& plot, const PlotRange& view, const OverlayAxes& axes,
-                const BranchOverlay& o, const QColor& colour) {
+                const BranchOverlay& o, const QColor& colour, const QColor& background) {
     QPainterPath solid, dashed;
     std::optional<QPointF> last;
     bool last_stable = true;
@@ -48,6 +48,12 @@ void paint_runs(QPainter& p, const QRectF& plot, const PlotRange& view, const Ov
         last_stable = point.stable;
     }
     p.setBrush(Qt::NoBrush);
+    // A halo of the background under the line keeps it readable over any picture's colours.
+    QColor halo = background;
+    halo.setAlpha(150);
+    p.setPen(QPen(halo, line_width + 2.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p.drawPath(solid);
+    p.drawPath(dashed);
     p.setPen(QPen(colour, line_width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     p.drawPath(solid);
     QPen dash(colour, line_width, Qt::CustomDashLine, Qt::FlatCap, Qt::RoundJoin);
@@ -153,7 +159,7 @@ void paint_branches(QPainter& p, const QRectF& plot, const PlotRange& view, cons
         if (overlays[i].kind == OverlayKind::Points)
             paint_dots(p, plot, view, axes, overlays[i], overlay_colour(i), style.background);
         else
-            paint_runs(p, plot, view, axes, overlays[i], overlay_colour(i));
+            paint_runs(p, plot, view, axes, overlays[i], overlay_colour(i), style.background);
     }
     const auto labels = place_branch_labels(plot, view, axes, overlays, style, p.device());
     p.setFont(label_font(style.font));
