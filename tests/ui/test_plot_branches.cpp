@@ -5,6 +5,7 @@
 // 1 - 1/r, its multiplier 2 - r and so its period doubling at r = 3.
 #include "duffing_reference.h"
 #include "gui_test_support.h"
+#include "ui/charts/trajectory_inspector.h"
 #include "ui/editor/model_editor_panel.h"
 #include "ui/plot/branch_painter.h"
 #include "ui/plot/figure_painter.h"
@@ -21,10 +22,12 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -243,6 +246,20 @@ TEST_CASE("continue from here on the logistic diagram draws the fixed point's br
     tab->branchHistory().undo();
     CHECK(tab->branches()->size() == 1);
     CHECK(view.branches()->size() == 1);
+
+    // From the trajectory inspector: its system's orbit, a second branch over the same diagram.
+    const auto system = tab->figure()->systemAt(2.6, 1 - 1 / 2.6);
+    REQUIRE(system);
+    window.inspector().inspect(tab->study(), *system);
+    REQUIRE(!window.inspector().continueButton()->isHidden()); // the dock itself opens on a click only
+    window.inspector().continueButton()->click();
+    REQUIRE(test::wait_until([&] { return done.count() == 2; }, 60000));
+    REQUIRE(tab->branches()->size() == 2);
+    const plot::BranchOverlay& second = (*tab->branches())[1];
+    CHECK(std::any_of(second.points.begin(), second.points.end(),
+                      [](const auto& p) { return std::abs(p.parameter - 2.6) < 0.05; }));
+    for (const auto& p : second.points)
+        CHECK(p.state[0] == Approx(1 - 1 / p.parameter).margin(1e-8));
 }
 
 TEST_CASE("continue from here on the forced Duffing diagram follows its period-1 orbit", "[gui][branches]") {

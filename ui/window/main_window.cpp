@@ -47,6 +47,7 @@
 #include <QStyle>
 #include <QTextDocument>
 #include <QToolBar>
+#include <cmath>
 
 namespace bif::ui {
 
@@ -273,6 +274,15 @@ void MainWindow::connectPanels() {
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
     connect(plots_, &PlotArea::continueRequested, continuations_, &ContinuationController::continueFrom);
+    connect(inspector_, &TrajectoryInspector::continueRequested, this,
+            [this](std::shared_ptr<const study::ResolvedStudy> study, std::size_t system) {
+                // The diagram it came from (the tab on show, or any with that study) holds its points.
+                ResultTab* tab = plots_->tabShowing(study);
+                if (!tab)
+                    return messages_->add(MessagesPanel::Level::Warning,
+                                          tr("No continuation: the inspected system's diagram is closed"));
+                continuations_->continueFrom(tab, system, QPointF(0, std::nan("")));
+            });
     connect(plots_, &PlotArea::overlayStudyRequested, this, [this](ResultTab* tab) {
         const QString path = QFileDialog::getOpenFileName(this, tr("Overlay a continuation study"),
                                                           documents_->state().base_directory(),

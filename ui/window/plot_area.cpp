@@ -113,6 +113,12 @@ ResultTab* PlotArea::currentTab() const {
     return qobject_cast<ResultTab*>(tabs_->currentWidget());
 }
 
+ResultTab* PlotArea::tabShowing(const std::shared_ptr<const study::ResolvedStudy>& study) const {
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (auto* tab = qobject_cast<ResultTab*>(tabs_->widget(i)); tab && tab->study() == study) return tab;
+    return nullptr;
+}
+
 int PlotArea::tabCount() const {
     return tabs_->count();
 }

@@ -25,6 +25,8 @@ class PlotArea : public QWidget {
 
     ResultTab* addResultTab(std::shared_ptr<const study::ResolvedStudy> study);
     ResultTab* currentTab() const;
+    // The result tab whose study on show is `study`; null when none is.
+    ResultTab* tabShowing(const std::shared_ptr<const study::ResolvedStudy>& study) const;
     // A phase-plane view of a resolved phase_plane study as a tab; null (and `why`) when its model
     // has no phase plane.
     PhasePlanePanel* addPhasePlaneTab(std::shared_ptr<const study::ResolvedStudy> study,
