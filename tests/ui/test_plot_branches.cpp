@@ -371,3 +371,40 @@ TEST_CASE("the Lorenz Hopf curve is drawn over a (rho, sigma) map where rho = si
     QApplication::processEvents();
     test::save_screenshot(window, "branches_lorenz_map_window");
 }
+
+TEST_CASE("the Lorenz equilibrium branches: every special point labelled once, no label over another",
+          "[gui][branches]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("resources/studies/equilibria/lorenz_continuation.json")));
+    ui::BranchTab* tab = window.plotArea().currentBranchTab();
+    REQUIRE(tab);
+    REQUIRE(test::wait_until([&] { return !tab->overlays()->empty(); }, 60000));
+    ui::BranchView& view = tab->view();
+    QApplication::processEvents();
+    test::save_screenshot(window, "branches_lorenz_continuation_window");
+
+    // Hopf points of C+- at rho = sigma (sigma + beta + 3) / (sigma - beta - 1), the pitchfork at 1.
+    const double sigma = 10, beta = 8.0 / 3, hopf = sigma * (sigma + beta + 3) / (sigma - beta - 1);
+    int hopf_points = 0;
+    for (const auto& o : *tab->overlays())
+        for (const auto& p : o.points)
+            if (p.label == "H") {
+                CHECK(p.parameter == Approx(hopf).margin(1e-6));
+                ++hopf_points;
+            }
+    CHECK(hopf_points >= 2);
+    const auto labels = plot::place_branch_labels(view.plotArea(), view.range(), view.figure()->axes(),
+                                                  view.figure()->overlays(), {view.font(), Qt::white}, &view);
+    // H on C+ and on C-, BP and LP at the pitchfork: each once, though three branches pass there.
+    REQUIRE(labels.size() == 4);
+    CHECK(window.width() <= 1400); // the summary above the picture does not widen the window
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        CHECK(view.plotArea().contains(labels[i].box));
+        for (std::size_t j = i + 1; j < labels.size(); ++j) {
+            INFO(labels[i].text.toStdString() << " and " << labels[j].text.toStdString());
+            CHECK_FALSE(labels[i].box.intersects(labels[j].box));
+        }
+    }
+}

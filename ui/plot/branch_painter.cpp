@@ -1,6 +1,7 @@
 #include "ui/plot/branch_painter.h"
 
 #include <QFontMetricsF>
+#include <QLineF>
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -118,6 +119,12 @@ std::vector<PlacedLabel> place_branch_labels(const QRectF& plot, const PlotRange
             const auto d = overlay_position(o, o.points[j], axes);
             const auto anchor = d ? data_to_pixel(plot, view, *d) : std::nullopt;
             if (!anchor || !plot.contains(*anchor)) continue;
+            // Branches that overlap (one continued from each of its equilibria) share their special
+            // points: each is labelled once.
+            const auto same = [&](const PlacedLabel& l) {
+                return l.text == o.points[j].label && QLineF(l.anchor, *anchor).length() < 3.0;
+            };
+            if (std::any_of(placed.begin(), placed.end(), same)) continue;
             const QSizeF size(fm.horizontalAdvance(o.points[j].label) + 4, fm.height());
             // Beside the ring: above right first, then the other corners, then further out.
             const double r = ring_radius + 2;

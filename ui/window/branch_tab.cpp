@@ -22,6 +22,8 @@ BranchTab::BranchTab(std::shared_ptr<const study::ResolvedEquilibriumStudy> stud
     bar->addSpacing(12);
     bar->addWidget(note_, 1);
     note_->setText(tr("continuing…"));
+    // A long note is cut at the tab's width (the tooltip has it whole), never widening the window.
+    note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);

@@ -34,6 +34,7 @@ QString special_points(const plot::Overlays& overlays) {
             if (!p.label.isEmpty() && p.label != QStringLiteral("EP"))
                 found << QStringLiteral("%1 at %2 = %3")
                              .arg(p.label, o.parameter, plot::overlay_number(p.parameter));
+    found.removeDuplicates(); // overlapping branches share their special points
     return found.isEmpty() ? QObject::tr("no special point") : found.join(QStringLiteral(", "));
 }
 
