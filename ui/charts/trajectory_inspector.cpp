@@ -3,8 +3,10 @@
 #include "engine/jobs/installed_backends.h"
 #include "ui/charts/trajectory_chart.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMetaObject>
+#include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -37,8 +39,18 @@ TrajectoryInspector::TrajectoryInspector(QWidget* parent)
     charts_->setStretchFactor(0, 3);
     charts_->setStretchFactor(1, 2);
     charts_->setVisible(false); // empty charts until a system is inspected
+    continue_ = new QPushButton(tr("Continue this orbit"), this);
+    continue_->setToolTip(tr("Continue the orbit of this system along the diagram's parameter, both ways "
+                             "(its stable and unstable parts, its bifurcation points)"));
+    continue_->setVisible(false);
+    connect(continue_, &QPushButton::clicked, this, [this] {
+        if (study_) emit continueRequested(study_, system_);
+    });
+    auto* header = new QHBoxLayout;
+    header->addWidget(system_label_, 1);
+    header->addWidget(continue_, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(system_label_);
+    layout->addLayout(header);
     layout->addWidget(status_label_);
     layout->addWidget(charts_, 1);
 }
@@ -77,6 +89,7 @@ void TrajectoryInspector::inspect(std::shared_ptr<const study::ResolvedStudy> st
     section_.reset();
     trajectory_.reset();
     plan_ = plan_inspection(*study_, system);
+    continue_->setVisible(study_->study.analysis == study::AnalysisKind::Bifurcation);
     system_label_->setText(
         tr("System %1: %2").arg(system).arg(QString::fromStdString(describe_system(*study_, system))));
     QString status = tr("computing…");

@@ -17,6 +17,7 @@
 #include <memory>
 
 class QLabel;
+class QPushButton;
 class QSplitter;
 
 namespace bif::ui {
@@ -41,10 +42,14 @@ class TrajectoryInspector : public QWidget {
     QString statusText() const;
     TrajectoryChart* timeSeries() const { return time_series_; }
     TrajectoryChart* phasePortrait() const { return phase_portrait_; }
+    // "Continue this orbit": offered for a bifurcation diagram's system.
+    QPushButton* continueButton() const { return continue_; }
 
   signals:
     void inspected(std::size_t system); // the charts show it
     void failed(const QString& why);    // a study, backend or numerical failure
+    // The user asked to continue the inspected system's orbit along the diagram's parameter.
+    void continueRequested(std::shared_ptr<const bif::study::ResolvedStudy> study, std::size_t system);
 
   private:
     using Stage = void (TrajectoryInspector::*)(quint64, std::shared_ptr<const study::Result>);
@@ -71,6 +76,7 @@ class TrajectoryInspector : public QWidget {
 
     QLabel* system_label_ = nullptr;
     QLabel* status_label_ = nullptr;
+    QPushButton* continue_ = nullptr;
     QSplitter* charts_ = nullptr;
     TrajectoryChart* time_series_ = nullptr;
     TrajectoryChart* phase_portrait_ = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/plot/figure_painter.h"
 
 #include "ui/plot/axis_ticks.h"
+#include "ui/plot/branch_painter.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -97,35 +98,65 @@ QPointF FigurePainter::toData(const QRectF& plot, const PlotRange& view, QPointF
 FigureLayout FigurePainter::layout(const QRectF& target, const PlotRange& view,
                                    const QPaintDevice* device) const {
     const QFontMetricsF fm = metrics(options_.font, device);
-    const QFontMetricsF tfm = metrics(title_font_of(options_.font), device);
-    const QFontMetricsF nfm = metrics(axis_name_font_of(options_.font), device);
-    FigureLayout l;
-    l.title = QRectF(target.left() + gap, target.top() + gap, target.width() - 2 * gap, tfm.height());
-    const double top = l.title.bottom() + gap + fm.height() / 2;
-    const double bottom = target.bottom() - gap - fm.height() - nfm.height() - tick_length - gap;
     // The key's width depends on its labels; the y labels' on the ticks that fit the height.
     const ColorKey key = figure_.colorKey();
+    const double height = plot_height_for(target, options_, device);
     double key_width = 0.0;
     if (key.categorical) {
         for (const auto& e : key.entries)
             key_width = std::max(key_width, fm.height() + gap + fm.horizontalAdvance(e.label));
         key_width = std::max(key_width, fm.horizontalAdvance(key.label));
-        const std::size_t shown = legend_shown(key.entries.size(), bottom - top - fm.height() - 4, fm);
+        const std::size_t shown = legend_shown(key.entries.size(), height - fm.height() - 4, fm);
         key_width = std::max(key_width, fm.horizontalAdvance(legend_overflow(key, shown)));
     } else {
-        key_width = ramp_width + tick_length + 2 + widest_label(key_ticks(key, bottom - top, fm), fm) + gap +
-                    fm.height();
+        key_width =
+            ramp_width + tick_length + 2 + widest_label(key_ticks(key, height, fm), fm) + gap + fm.height();
     }
     if (!key.categorical) {
         for (const auto& e : key.entries) // a "failed" swatch below the ramp
             key_width = std::max(key_width, fm.height() + gap + fm.horizontalAdvance(e.label));
     }
+    FigureLayout l;
+    l.title = title_rect_for(target, options_, device);
+    l.plot = plot_rect_for(target, view, key_width, options_, device);
+    l.key = QRectF(l.plot.right() + 2 * gap, l.plot.top(), key_width, l.plot.height());
+    return l;
+}
+
+QRectF title_rect_for(const QRectF& target, const PaintOptions& options, const QPaintDevice* device) {
+    const QFontMetricsF tfm = metrics(title_font_of(options.font), device);
+    return QRectF(target.left() + gap, target.top() + gap, target.width() - 2 * gap, tfm.height());
+}
+
+double plot_height_for(const QRectF& target, const PaintOptions& options, const QPaintDevice* device) {
+    const QFontMetricsF fm = metrics(options.font, device);
+    const QFontMetricsF nfm = metrics(axis_name_font_of(options.font), device);
+    const double top = title_rect_for(target, options, device).bottom() + gap + fm.height() / 2;
+    const double bottom = target.bottom() - gap - fm.height() - nfm.height() - tick_length - gap;
+    return bottom - top;
+}
+
+QRectF plot_rect_for(const QRectF& target, const PlotRange& view, double key_width,
+                     const PaintOptions& options, const QPaintDevice* device) {
+    const QFontMetricsF fm = metrics(options.font, device);
+    const QFontMetricsF nfm = metrics(axis_name_font_of(options.font), device);
+    const double top = title_rect_for(target, options, device).bottom() + gap + fm.height() / 2;
+    const double bottom = top + plot_height_for(target, options, device);
     const double y_labels = widest_label(fitted_ticks(view.y, bottom - top, fm, false), fm);
     const double left = target.left() + gap + nfm.height() + gap + y_labels + tick_length + 2;
-    const double right = target.right() - gap - key_width - 2 * gap;
-    l.plot = QRectF(QPointF(left, top), QPointF(std::max(left + 10, right), std::max(top + 10, bottom)));
-    l.key = QRectF(l.plot.right() + 2 * gap, top, key_width, l.plot.height());
-    return l;
+    const double right = target.right() - gap - (key_width > 0 ? key_width + 2 * gap : gap);
+    return QRectF(QPointF(left, top), QPointF(std::max(left + 10, right), std::max(top + 10, bottom)));
+}
+
+void paint_title(QPainter& p, const QRectF& rect, const QString& text, const PaintOptions& options) {
+    const QFont title_font = title_font_of(options.font);
+    p.save();
+    p.setFont(title_font);
+    p.setPen(options.foreground);
+    const QString title =
+        QFontMetricsF(title_font, p.device()).elidedText(text, Qt::ElideRight, rect.width());
+    p.drawText(rect, Qt::AlignHCenter | Qt::AlignVCenter, title);
+    p.restore();
 }
 
 void FigurePainter::paint(QPainter& p, const QRectF& target, const PlotRange& view) const {
@@ -141,14 +172,12 @@ void FigurePainter::paint(QPainter& p, const QRectF& target, const PlotRange& vi
         p.setPen(options_.foreground);
         p.drawText(l.plot, Qt::AlignCenter, QStringLiteral("outdated"));
     }
+    if (options_.branches && !options_.branches->empty())
+        paint_branches(p, l.plot, view, {figure_.xLabel(), figure_.yLabel()}, *options_.branches,
+                       {options_.font, options_.background});
     paintAxes(p, l, view);
     paintKey(p, l.key);
-    const QFont title_font = title_font_of(options_.font);
-    p.setFont(title_font);
-    p.setPen(options_.foreground);
-    const QString title =
-        QFontMetricsF(title_font, p.device()).elidedText(figure_.title(), Qt::ElideRight, l.title.width());
-    p.drawText(l.title, Qt::AlignHCenter | Qt::AlignVCenter, title);
+    paint_title(p, l.title, figure_.title(), options_);
     p.restore();
 }
 
@@ -183,44 +212,48 @@ void FigurePainter::paintImageAt(QPainter& p, const QRectF& plot, const PlotRang
     p.restore();
 }
 
-void FigurePainter::paintAxes(QPainter& p, const FigureLayout& l, const PlotRange& view) const {
-    const QFontMetricsF fm(options_.font, p.device());
-    p.setPen(QPen(options_.foreground, 1.0));
+void paint_plot_axes(QPainter& p, const QRectF& plot, double right_room, const PlotRange& view,
+                     const QString& x_name, const QString& y_name, const PaintOptions& options) {
+    const QFontMetricsF fm(options.font, p.device());
+    p.setPen(QPen(options.foreground, 1.0));
     p.setBrush(Qt::NoBrush);
-    p.drawRect(l.plot);
-    const auto xticks = fitted_ticks(view.x, l.plot.width(), fm, true);
+    p.drawRect(plot);
+    const auto xticks = fitted_ticks(view.x, plot.width(), fm, true);
     for (const auto& t : xticks) {
-        const double x = toPixel(l.plot, view, t.value, view.y.from).x();
-        p.drawLine(QPointF(x, l.plot.bottom()), QPointF(x, l.plot.bottom() + tick_length));
+        const double x = FigurePainter::toPixel(plot, view, t.value, view.y.from).x();
+        p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + tick_length));
         const double w = fm.horizontalAdvance(t.label);
         // Keep the end labels inside the figure rather than centred over the corner.
-        const double left = std::clamp(x - w / 2, l.plot.left() - w / 2, l.plot.right() + l.key.width() - w);
-        p.drawText(QRectF(left, l.plot.bottom() + tick_length + 1, w + 1, fm.height()), Qt::AlignCenter,
+        const double left = std::clamp(x - w / 2, plot.left() - w / 2, plot.right() + right_room - w);
+        p.drawText(QRectF(left, plot.bottom() + tick_length + 1, w + 1, fm.height()), Qt::AlignCenter,
                    t.label);
     }
-    const auto yticks = fitted_ticks(view.y, l.plot.height(), fm, false);
+    const auto yticks = fitted_ticks(view.y, plot.height(), fm, false);
     for (const auto& t : yticks) {
-        const double y = toPixel(l.plot, view, view.x.from, t.value).y();
-        p.drawLine(QPointF(l.plot.left() - tick_length, y), QPointF(l.plot.left(), y));
+        const double y = FigurePainter::toPixel(plot, view, view.x.from, t.value).y();
+        p.drawLine(QPointF(plot.left() - tick_length, y), QPointF(plot.left(), y));
         const double w = fm.horizontalAdvance(t.label);
-        p.drawText(QRectF(l.plot.left() - tick_length - 2 - w - 1, y - fm.height() / 2, w + 1, fm.height()),
+        p.drawText(QRectF(plot.left() - tick_length - 2 - w - 1, y - fm.height() / 2, w + 1, fm.height()),
                    Qt::AlignRight | Qt::AlignVCenter, t.label);
     }
-    const QFont name_font = axis_name_font_of(options_.font);
+    const QFont name_font = axis_name_font_of(options.font);
     const QFontMetricsF nfm(name_font, p.device());
     p.save();
     p.setFont(name_font);
-    const QString xlabel = figure_.xLabel() + (view.x.log ? QStringLiteral(" (log)") : QString());
-    p.drawText(
-        QRectF(l.plot.left(), l.plot.bottom() + tick_length + fm.height() + 2, l.plot.width(), nfm.height()),
-        Qt::AlignCenter, xlabel);
-    const QString ylabel = figure_.yLabel() + (view.y.log ? QStringLiteral(" (log)") : QString());
-    p.translate(l.plot.left() - tick_length - 4 - widest_label(yticks, fm) - gap - nfm.height() / 2,
-                l.plot.center().y());
+    const QString xlabel = x_name + (view.x.log ? QStringLiteral(" (log)") : QString());
+    p.drawText(QRectF(plot.left(), plot.bottom() + tick_length + fm.height() + 2, plot.width(), nfm.height()),
+               Qt::AlignCenter, xlabel);
+    const QString ylabel = y_name + (view.y.log ? QStringLiteral(" (log)") : QString());
+    p.translate(plot.left() - tick_length - 4 - widest_label(yticks, fm) - gap - nfm.height() / 2,
+                plot.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-l.plot.height() / 2, -nfm.height() / 2, l.plot.height(), nfm.height()),
-               Qt::AlignCenter, ylabel);
+    p.drawText(QRectF(-plot.height() / 2, -nfm.height() / 2, plot.height(), nfm.height()), Qt::AlignCenter,
+               ylabel);
     p.restore();
+}
+
+void FigurePainter::paintAxes(QPainter& p, const FigureLayout& l, const PlotRange& view) const {
+    paint_plot_axes(p, l.plot, l.key.width(), view, figure_.xLabel(), figure_.yLabel(), options_);
 }
 
 void FigurePainter::paintKey(QPainter& p, const QRectF& key) const {

@@ -3,6 +3,7 @@
 // The same code draws the widget, PNG export and SVG export (vector axes and text, image embedded).
 #pragma once
 
+#include "ui/plot/branch_overlay.h"
 #include "ui/plot/plot_range.h"
 #include "ui/plot/result_figure.h"
 
@@ -26,6 +27,8 @@ struct PaintOptions {
     // under the figure's image, whose empty pixels are transparent, until the new passes cover it.
     QImage backdrop;
     PlotRange backdrop_range;
+    // Continuation branches drawn over the picture where they lie on its axes (branch_painter.h).
+    std::shared_ptr<const Overlays> branches;
 };
 
 struct FigureLayout {
@@ -33,6 +36,18 @@ struct FigureLayout {
     QRectF key;  // the colour key
     QRectF title;
 };
+
+// The parts every figure shares, for figures that are not a ResultFigure (branch_figure.h): the
+// title's rectangle, the plot rectangle left of a key `key_width` wide (0: none), the height the plot
+// gets, the title, and the frame with ticks and axis names (x tick labels may reach `right_room`
+// past the plot's right edge).
+QRectF title_rect_for(const QRectF& target, const PaintOptions& options, const QPaintDevice* device);
+double plot_height_for(const QRectF& target, const PaintOptions& options, const QPaintDevice* device);
+QRectF plot_rect_for(const QRectF& target, const PlotRange& view, double key_width,
+                     const PaintOptions& options, const QPaintDevice* device);
+void paint_title(QPainter& p, const QRectF& rect, const QString& text, const PaintOptions& options);
+void paint_plot_axes(QPainter& p, const QRectF& plot, double right_room, const PlotRange& view,
+                     const QString& x_name, const QString& y_name, const PaintOptions& options);
 
 class FigurePainter {
   public:

@@ -1,9 +1,11 @@
 #include "ui/views/plot_view.h"
 
+#include "ui/plot/branch_painter.h"
 #include "ui/render/offscreen_context.h"
 #include "ui/views/figure_egl_canvas.h"
 #include "ui/views/figure_gl_canvas.h"
 
+#include <QCursor>
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -20,6 +22,7 @@ namespace {
 constexpr int repaint_delay_ms = 40;
 constexpr int settle_delay_ms = 250;
 constexpr int click_slop_px = 3;
+constexpr double branch_hover_px = 6.0;
 // The most work one refresh slice does on the UI thread: well under a 60 Hz frame with the paint.
 constexpr std::chrono::milliseconds slice_budget{12};
 
@@ -113,6 +116,7 @@ plot::PaintOptions PlotView::paintOptions() const {
     o.background = palette().color(QPalette::Base);
     o.foreground = palette().color(QPalette::Text);
     o.font = font();
+    o.branches = branches_;
     return o;
 }
 
@@ -224,6 +228,8 @@ std::optional<int> PlotView::cudaDevice() const {
 
 QString PlotView::renderPath() const {
     if (!canvas_) return QStringLiteral("QPainter: ") + no_gl_reason_;
+    if (branches_ && !branches_->empty())
+        return QStringLiteral("QPainter: branches are drawn over the picture");
     if (!canvas_->failure().isEmpty()) return QStringLiteral("QPainter: ") + canvas_->failure();
     if (figure_ && !FigureGlDrawing::supports(*figure_))
         return QStringLiteral("QPainter: two sweep directions are not drawn by OpenGL");
@@ -234,8 +240,8 @@ QString PlotView::renderPath() const {
 void PlotView::syncCanvas() {
     if (!canvas_) return;
     QWidget* widget = canvas_->widget();
-    const bool shown =
-        figure_ && canvas_->failure().isEmpty() && FigureGlDrawing::supports(*figure_) && backdrop_.isNull();
+    const bool shown = figure_ && canvas_->failure().isEmpty() && FigureGlDrawing::supports(*figure_) &&
+                       backdrop_.isNull() && (!branches_ || branches_->empty());
     if (!shown) {
         widget->hide();
         return;
@@ -329,7 +335,8 @@ void PlotView::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     const QPointF d = plot::FigurePainter::toData(area, range_, event->position());
-    const QString text = figure_->describe(d.x(), d.y());
+    const QString on_branch = branchTextAt(event->position());
+    const QString text = on_branch.isEmpty() ? figure_->describe(d.x(), d.y()) : on_branch;
     emit hovered(text);
     // Beside the cursor rather than under it, so it does not hide the cell it describes.
     if (drag_ == Drag::None)
@@ -344,6 +351,12 @@ void PlotView::mouseReleaseEvent(QMouseEvent* event) {
     drag_ = Drag::None;
     const QRectF area = plotArea();
     if (!moved_since_press_) {
+        if (event->button() == Qt::RightButton && area.contains(event->position())) {
+            update();
+            emit pointMenuRequested(plot::FigurePainter::toData(area, range_, event->position()),
+                                    event->globalPosition().toPoint());
+            return;
+        }
         if (drag == Drag::Pan && area.contains(event->position())) {
             const QPointF d = plot::FigurePainter::toData(area, range_, event->position());
             if (const auto system = figure_->systemAt(d.x(), d.y())) emit systemClicked(*system);
@@ -368,7 +381,31 @@ void PlotView::keyPressEvent(QKeyEvent* event) {
     if (event->modifiers().testFlag(Qt::AltModifier) && event->key() == Qt::Key_Left) return back();
     if (event->modifiers().testFlag(Qt::AltModifier) && event->key() == Qt::Key_Right) return forward();
     if (event->key() == Qt::Key_Home) return resetView();
+    if (event->key() == Qt::Key_B && event->modifiers() == Qt::NoModifier && figure_) {
+        const QPointF cursor = mapFromGlobal(QCursor::pos());
+        const QPointF at = plotArea().contains(cursor) ? cursor : QPointF(last_pos_);
+        if (plotArea().contains(at))
+            return emit continueRequested(plot::FigurePainter::toData(plotArea(), range_, at));
+    }
     QWidget::keyPressEvent(event);
+}
+
+} // namespace bif::ui
+
+namespace bif::ui {
+
+void PlotView::setBranches(std::shared_ptr<const plot::Overlays> branches) {
+    branches_ = std::move(branches);
+    update();
+}
+
+QString PlotView::branchTextAt(QPointF pixel) const {
+    if (!figure_ || !branches_ || branches_->empty()) return QString();
+    const plot::OverlayAxes axes{figure_->xLabel(), figure_->yLabel()};
+    const auto hit = plot::branch_point_near(plotArea(), range_, axes, *branches_, pixel, branch_hover_px);
+    if (!hit) return QString();
+    const plot::BranchOverlay& o = (*branches_)[hit->overlay];
+    return plot::describe_point(o, o.points[hit->point]);
 }
 
 } // namespace bif::ui

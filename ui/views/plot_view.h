@@ -18,6 +18,7 @@
 // rest. renderPath() says which, with the reason for a fallback, in one line for a status bar.
 #pragma once
 
+#include "ui/plot/branch_overlay.h"
 #include "ui/plot/figure_painter.h"
 #include "ui/plot/plot_range.h"
 #include "ui/plot/result_figure.h"
@@ -65,6 +66,12 @@ class PlotView : public QWidget {
     // The CUDA device the canvas draws on (a map kept there is drawn from there), -1 where pictures
     // take the host path, none while the canvas has not drawn yet.
     std::optional<int> cudaDevice() const;
+    // Continuation overlays drawn over the figure (branch_painter.h); while there are any the picture
+    // takes the QPainter path, which draws them above it. Hovering one of their points describes it.
+    void setBranches(std::shared_ptr<const plot::Overlays> branches);
+    std::shared_ptr<const plot::Overlays> branches() const { return branches_; }
+    // The branch point under `pixel` (widget coordinates) in words; empty where there is none.
+    QString branchTextAt(QPointF pixel) const;
 
   public slots:
     // The figure received data: refresh its image and repaint within ~40 ms.
@@ -78,6 +85,10 @@ class PlotView : public QWidget {
     void viewRequested(const bif::plot::PlotRange& range);
     void hovered(const QString& text);
     void systemClicked(std::size_t system);
+    // A right click that did not drag (the menu of a point), at data point `data`, `global` on screen.
+    void pointMenuRequested(QPointF data, QPoint global);
+    // "Continue from here" (key B) at the data point under the cursor.
+    void continueRequested(QPointF data);
     // renderPath() changed (another figure, or the GL canvas failed when it first drew); checked at paint.
     void renderPathChanged(const QString& path);
 
@@ -120,6 +131,7 @@ class PlotView : public QWidget {
     FigureCanvas* canvas_ = nullptr; // null on the QPainter path; a child widget, owned as one
     QString no_gl_reason_;
     QString painted_path_; // renderPath() at the last paint
+    std::shared_ptr<const plot::Overlays> branches_;
 };
 
 } // namespace bif::ui

@@ -103,6 +103,13 @@ bool DocumentController::openModel(const QString& path) {
     return true;
 }
 
+bool DocumentController::showModelText(const QString& text) {
+    if (!maybeSave()) return false;
+    state_.study_path.clear();
+    setModelText(text, QString());
+    return true;
+}
+
 bool DocumentController::openStudy(const QString& path) {
     if (!maybeSave()) return false;
     const QString absolute = QFileInfo(path).absoluteFilePath();

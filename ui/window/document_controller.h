@@ -36,6 +36,8 @@ class DocumentController : public QObject {
     bool open(const QString& path); // a model or a study file, told apart by content
     bool openModel(const QString& path);
     bool openStudy(const QString& path);
+    // A model without a file (a continuation study's inline model) in the editor, as a new model.
+    bool showModelText(const QString& text);
     bool save();
     bool saveAs();
     bool saveStudyAs();

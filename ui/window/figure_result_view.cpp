@@ -57,6 +57,8 @@ FigureResultView::FigureResultView(std::shared_ptr<const study::ResolvedStudy> s
     connect(view_, &PlotView::hovered, this, &ResultView::hoverText);
     connect(view_, &PlotView::renderPathChanged, this, &ResultView::renderPathChanged);
     connect(view_, &PlotView::systemClicked, this, &ResultView::systemClicked);
+    connect(view_, &PlotView::pointMenuRequested, this, &ResultView::pointMenuRequested);
+    connect(view_, &PlotView::continueRequested, this, &ResultView::continueRequested);
     connect(view_, &PlotView::viewRequested, this, [this](const plot::PlotRange& range) {
         const QSizeF pixels = view_->plotArea().size();
         emit zoomRequested(plot::zoomed_study(study_->study, range, pixels.toSize()));
@@ -152,11 +154,19 @@ void FigureResultView::setStale(bool stale) {
 }
 
 QImage FigureResultView::renderImage(QSize size) {
-    return plot::render_figure(*figure_, view_->range(), size);
+    plot::PaintOptions options;
+    options.branches = view_->branches();
+    return plot::render_figure(*figure_, view_->range(), size, options);
 }
 
 bool FigureResultView::writeSvg(const QString& path, QSize size) {
-    return plot::export_svg(*figure_, view_->range(), size, path).isEmpty();
+    plot::PaintOptions options;
+    options.branches = view_->branches();
+    return plot::export_svg(*figure_, view_->range(), size, path, options).isEmpty();
+}
+
+void FigureResultView::setBranches(std::shared_ptr<const plot::Overlays> branches) {
+    view_->setBranches(std::move(branches));
 }
 
 QString FigureResultView::renderPath() const {

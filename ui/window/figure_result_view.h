@@ -34,6 +34,7 @@ class FigureResultView : public ResultView {
     plot::ResultFigure* figure() override { return figure_.get(); }
     PlotView& plotView() { return *view_; }
     QString renderPath() const override;
+    void setBranches(std::shared_ptr<const plot::Overlays> branches) override;
 
   private:
     std::shared_ptr<plot::ResultFigure> makeFigure(std::shared_ptr<const study::ResolvedStudy> study,

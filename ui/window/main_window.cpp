@@ -1,5 +1,6 @@
 #include "ui/window/main_window.h"
 
+#include "engine/study/equilibrium_study.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
 #include "ui/charts/trajectory_inspector.h"
@@ -18,6 +19,8 @@
 #include "ui/shell/resources_dir.h"
 #include "ui/shell/window_settings.h"
 #include "ui/study/study_panel.h"
+#include "ui/window/branch_tab.h"
+#include "ui/window/continuation_controller.h"
 #include "ui/window/document_controller.h"
 #include "ui/window/export_dialog.h"
 #include "ui/window/messages_panel.h"
@@ -31,7 +34,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
@@ -42,6 +47,7 @@
 #include <QStyle>
 #include <QTextDocument>
 #include <QToolBar>
+#include <cmath>
 
 namespace bif::ui {
 
@@ -64,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
       messages_(new MessagesPanel(this)), status_(new StatusPanel(this)),
       documents_(new DocumentController(*editor_, *study_, *this, this)),
       runs_(new RunController(*runner_, *status_, *messages_, this)), tiles_(new TiledZoom(*runner_, this)),
+      continuations_(new ContinuationController(*status_, *messages_, this)),
       recent_(new RecentFiles("recent_files", this)),
       recovery_(new RecoveryStore(RecoveryStore::defaultDirectory(), this)) {
     setCentralWidget(plots_);
@@ -266,6 +273,22 @@ void MainWindow::connectPanels() {
     connect(plots_, &PlotArea::hoverText, this,
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
+    connect(plots_, &PlotArea::continueRequested, continuations_, &ContinuationController::continueFrom);
+    connect(inspector_, &TrajectoryInspector::continueRequested, this,
+            [this](std::shared_ptr<const study::ResolvedStudy> study, std::size_t system) {
+                // The diagram it came from (the tab on show, or any with that study) holds its points.
+                ResultTab* tab = plots_->tabShowing(study);
+                if (!tab)
+                    return messages_->add(MessagesPanel::Level::Warning,
+                                          tr("No continuation: the inspected system's diagram is closed"));
+                continuations_->continueFrom(tab, system, QPointF(0, std::nan("")));
+            });
+    connect(plots_, &PlotArea::overlayStudyRequested, this, [this](ResultTab* tab) {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Overlay a continuation study"),
+                                                          documents_->state().base_directory(),
+                                                          tr("Continuation studies (*.json);;All files (*)"));
+        if (!path.isEmpty()) overlayStudy(tab, path);
+    });
     connect(plots_, &PlotArea::message, this, [this](const QString& text, bool error) {
         messages_->add(error ? MessagesPanel::Level::Error : MessagesPanel::Level::Info, text);
     });
@@ -299,12 +322,51 @@ void MainWindow::updateRunAction() {
 }
 
 bool MainWindow::openFile(const QString& path) {
+    if (path.endsWith(".json", Qt::CaseInsensitive)) {
+        QFile file(path);
+        if (file.open(QIODevice::ReadOnly) && file.size() < 16 * 1024 * 1024 &&
+            study::equilibrium_analysis_of(file.readAll().toStdString()))
+            return openContinuationStudy(path);
+    }
     if (!is_phase_plane_file(path)) return documents_->open(path);
     QString why;
     const auto study = load_phase_plane_file(path, why);
     if (study && plots_->addPhasePlaneTab(study, &why)) return true;
     messages_->add(MessagesPanel::Level::Error, tr("%1: %2").arg(path, why));
     return false;
+}
+
+// Equilibrium and continuation studies run outside the study panel (it edits ensemble studies): their
+// branches open in a tab of their own, and the editor shows their model.
+bool MainWindow::openContinuationStudy(const QString& path) {
+    const study::EquilibriumResolveResult loaded = study::load_equilibrium_study_file(path.toStdString());
+    for (const auto& p : loaded.problems)
+        messages_->add(p.severity == study::ProblemSeverity::Error ? MessagesPanel::Level::Error
+                                                                   : MessagesPanel::Level::Warning,
+                       tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(p.format())));
+    if (!loaded.resolved) return false;
+    const study::ModelSource& model = loaded.resolved->study.model;
+    if (!model.path.empty()) {
+        const QString model_path =
+            QDir(QFileInfo(path).absolutePath()).absoluteFilePath(QString::fromStdString(model.path));
+        documents_->openModel(model_path);
+    } else {
+        documents_->showModelText(QString::fromStdString(model.text));
+    }
+    continuations_->run(plots_->addBranchTab(loaded.resolved), loaded.resolved);
+    recent_->add(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool MainWindow::overlayStudy(ResultTab* tab, const QString& path) {
+    const study::EquilibriumResolveResult loaded = study::load_equilibrium_study_file(path.toStdString());
+    for (const auto& p : loaded.problems)
+        messages_->add(p.severity == study::ProblemSeverity::Error ? MessagesPanel::Level::Error
+                                                                   : MessagesPanel::Level::Warning,
+                       tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(p.format())));
+    if (!loaded.resolved) return false;
+    continuations_->overlay(tab, loaded.resolved);
+    return true;
 }
 
 PhasePlanePanel* MainWindow::showPhasePlane() {
@@ -378,6 +440,14 @@ void MainWindow::showHelp(const QString& page) {
 }
 
 void MainWindow::exportPicture(bool svg) {
+    if (BranchTab* branches = plots_->currentBranchTab()) {
+        ExportDialog dialog(svg, branches->title(), documents_->state().base_directory(), this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        const QString failure = svg ? branches->exportSvg(dialog.path(), dialog.size())
+                                    : branches->exportPng(dialog.path(), dialog.size());
+        return messages_->add(failure.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
+                              failure.isEmpty() ? tr("Exported %1").arg(dialog.path()) : failure);
+    }
     if (PhasePlanePanel* plane = plots_->currentPhasePlane()) {
         ExportDialog dialog(svg, plane->title(), documents_->state().base_directory(), this);
         if (dialog.exec() != QDialog::Accepted) return;
@@ -399,6 +469,14 @@ void MainWindow::exportPicture(bool svg) {
 }
 
 void MainWindow::exportCsv() {
+    if (BranchTab* branches = plots_->currentBranchTab()) {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export branches"), documents_->state().base_directory(), tr("CSV (*.csv)"));
+        if (path.isEmpty()) return;
+        const QString failure = branches->exportCsv(path);
+        return messages_->add(failure.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
+                              failure.isEmpty() ? tr("Exported %1").arg(path) : failure);
+    }
     if (PhasePlanePanel* plane = plots_->currentPhasePlane()) {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Export nullclines and trajectories"),
@@ -425,6 +503,7 @@ void MainWindow::exportCsv() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!documents_->maybeSave()) return event->ignore();
     runs_->cancel();
+    continuations_->cancel();
     WindowSettings().save(*this);
     recovery_->markClean();
     event->accept();

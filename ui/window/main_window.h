@@ -14,6 +14,7 @@ struct Study;
 
 namespace bif::ui {
 
+class ContinuationController;
 class DocumentController;
 class HelpBrowser;
 class MessagesPanel;
@@ -43,6 +44,9 @@ class MainWindow : public QMainWindow {
     // Opens the phase plane of the edited model with the study's parameters as a tab (View > Phase
     // plane); null when the model has none (the messages say why).
     PhasePlanePanel* showPhasePlane();
+    // Runs the continuation study file and draws its branches or curves over the tab's picture; false
+    // (the messages say why) when the file is not a continuation study.
+    bool overlayStudy(ResultTab* tab, const QString& path);
     // Offers back what a killed session left unsaved (called once the window is shown).
     void offerRecovery();
 
@@ -56,6 +60,7 @@ class MainWindow : public QMainWindow {
     DocumentController& documents() { return *documents_; }
     RunController& runs() { return *runs_; }
     TiledZoom& tiles() { return *tiles_; }
+    ContinuationController& continuations() { return *continuations_; }
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -72,6 +77,7 @@ class MainWindow : public QMainWindow {
     void exportPicture(bool svg);
     void exportCsv();
     void savePhasePlaneStudy(const PhasePlanePanel& panel);
+    bool openContinuationStudy(const QString& path);
 
     StudyRunner* runner_;
     ModelEditorPanel* editor_;
@@ -83,6 +89,7 @@ class MainWindow : public QMainWindow {
     DocumentController* documents_;
     RunController* runs_;
     TiledZoom* tiles_;
+    ContinuationController* continuations_;
     RecentFiles* recent_;
     RecoveryStore* recovery_;
     HelpBrowser* help_ = nullptr;

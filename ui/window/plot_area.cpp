@@ -1,6 +1,7 @@
 #include "ui/window/plot_area.h"
 
 #include "ui/phase/phase_plane_panel.h"
+#include "ui/window/branch_tab.h"
 #include "ui/window/result_tab.h"
 
 #include <QLabel>
@@ -59,6 +60,8 @@ ResultTab* PlotArea::addResultTab(std::shared_ptr<const study::ResolvedStudy> st
     connect(tab, &ResultTab::systemClicked, this, &PlotArea::systemClicked);
     connect(tab, &ResultTab::hoverText, this, &PlotArea::hoverText);
     connect(tab, &ResultTab::restored, this, [this, tab] { emit tabRestored(tab); });
+    connect(tab, &ResultTab::continueRequested, this, &PlotArea::continueRequested);
+    connect(tab, &ResultTab::overlayStudyRequested, this, &PlotArea::overlayStudyRequested);
     connect(tab, &ResultTab::renderPathChanged, this, [this, tab](const QString& path) {
         if (tab == currentTab()) emit renderPathChanged(path);
     });
@@ -86,12 +89,34 @@ PhasePlanePanel* PlotArea::addPhasePlaneTab(std::shared_ptr<const study::Resolve
     return panel;
 }
 
+BranchTab* PlotArea::addBranchTab(std::shared_ptr<const study::ResolvedEquilibriumStudy> study) {
+    auto* tab = new BranchTab(std::move(study), tabs_);
+    connect(tab, &BranchTab::hoverText, this, &PlotArea::hoverText);
+    QString label = tab->title();
+    if (label.size() > 40) label = label.left(38) + "…";
+    const int index = tabs_->addTab(tab, label);
+    tabs_->setTabToolTip(index, tab->title());
+    tabs_->setCurrentIndex(index);
+    pages_->setCurrentWidget(tabs_);
+    return tab;
+}
+
+BranchTab* PlotArea::currentBranchTab() const {
+    return qobject_cast<BranchTab*>(tabs_->currentWidget());
+}
+
 PhasePlanePanel* PlotArea::currentPhasePlane() const {
     return qobject_cast<PhasePlanePanel*>(tabs_->currentWidget());
 }
 
 ResultTab* PlotArea::currentTab() const {
     return qobject_cast<ResultTab*>(tabs_->currentWidget());
+}
+
+ResultTab* PlotArea::tabShowing(const std::shared_ptr<const study::ResolvedStudy>& study) const {
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (auto* tab = qobject_cast<ResultTab*>(tabs_->widget(i)); tab && tab->study() == study) return tab;
+    return nullptr;
 }
 
 int PlotArea::tabCount() const {

@@ -2,8 +2,10 @@
 // there is none.
 #pragma once
 
+#include "engine/study/equilibrium_study.h"
 #include "engine/study/resolved_study.h"
 
+#include <QPointF>
 #include <QWidget>
 #include <memory>
 
@@ -12,6 +14,7 @@ class QTabWidget;
 
 namespace bif::ui {
 
+class BranchTab;
 class PhasePlanePanel;
 class ResultTab;
 
@@ -22,11 +25,16 @@ class PlotArea : public QWidget {
 
     ResultTab* addResultTab(std::shared_ptr<const study::ResolvedStudy> study);
     ResultTab* currentTab() const;
+    // The result tab whose study on show is `study`; null when none is.
+    ResultTab* tabShowing(const std::shared_ptr<const study::ResolvedStudy>& study) const;
     // A phase-plane view of a resolved phase_plane study as a tab; null (and `why`) when its model
     // has no phase plane.
     PhasePlanePanel* addPhasePlaneTab(std::shared_ptr<const study::ResolvedStudy> study,
                                       QString* why = nullptr);
     PhasePlanePanel* currentPhasePlane() const;
+    // A continuation study's branches as a tab (filled when its job ends).
+    BranchTab* addBranchTab(std::shared_ptr<const study::ResolvedEquilibriumStudy> study);
+    BranchTab* currentBranchTab() const;
     int tabCount() const;
     QTabWidget& tabs() { return *tabs_; }
 
@@ -40,6 +48,9 @@ class PlotArea : public QWidget {
     void renderPathChanged(const QString& path);
     void openExampleRequested();
     void message(const QString& text, bool is_error); // from a phase plane
+    // "Continue from here" on a diagram's point (ResultTab::continueRequested).
+    void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
+    void overlayStudyRequested(bif::ui::ResultTab* tab);
 
   private:
     void closeTab(int index);

@@ -4,11 +4,16 @@
 #include "engine/study/kept_points.h"
 #include "engine/study/result_csv.h"
 #include "engine/study/study_json.h"
+#include "ui/plot/branch_csv.h"
 #include "ui/plot/figure_title.h"
+#include "ui/plot/result_figure.h"
 #include "ui/plot/save_output.h"
 #include "ui/window/result_view.h"
 
 #include <QFileInfo>
+#include <QMenu>
+#include <QUndoCommand>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -17,8 +22,23 @@
 
 namespace bif::ui {
 
+// One change of a tab's overlays: the lists before and after, both immutable.
+class BranchChange : public QUndoCommand {
+  public:
+    BranchChange(ResultTab& tab, std::shared_ptr<const plot::Overlays> before,
+                 std::shared_ptr<const plot::Overlays> after, const QString& text)
+        : QUndoCommand(text), tab_(tab), before_(std::move(before)), after_(std::move(after)) {}
+    void redo() override { tab_.showBranches(after_); }
+    void undo() override { tab_.showBranches(before_); }
+
+  private:
+    ResultTab& tab_;
+    std::shared_ptr<const plot::Overlays> before_, after_;
+};
+
 ResultTab::ResultTab(std::shared_ptr<const study::ResolvedStudy> study, QWidget* parent)
-    : QWidget(parent), first_study_(study), study_(study), view_(make_result_view(study, this)) {
+    : QWidget(parent), first_study_(study), study_(study), view_(make_result_view(study, this)),
+      branches_(std::make_shared<const plot::Overlays>()), branch_history_(new QUndoStack(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_->widget());
@@ -28,6 +48,61 @@ ResultTab::ResultTab(std::shared_ptr<const study::ResolvedStudy> study, QWidget*
     connect(view_.get(), &ResultView::systemClicked, this, [this](std::size_t system) {
         if (system < study_->system_count()) emit systemClicked(study_, system);
     });
+    connect(view_.get(), &ResultView::pointMenuRequested, this, &ResultTab::showPointMenu);
+    connect(view_.get(), &ResultView::continueRequested, this, &ResultTab::continueAt);
+}
+
+void ResultTab::showBranches(std::shared_ptr<const plot::Overlays> branches) {
+    branches_ = std::move(branches);
+    view_->setBranches(branches_);
+}
+
+void ResultTab::addBranches(const plot::Overlays& added) {
+    if (added.empty()) return;
+    auto after = std::make_shared<plot::Overlays>(*branches_);
+    after->insert(after->end(), added.begin(), added.end());
+    branch_history_->push(
+        new BranchChange(*this, branches_, std::move(after), tr("Add %1").arg(added.front().name)));
+}
+
+void ResultTab::removeBranch(std::size_t index) {
+    if (index >= branches_->size()) return;
+    auto after = std::make_shared<plot::Overlays>(*branches_);
+    const QString name = (*after)[index].name;
+    after->erase(after->begin() + std::ptrdiff_t(index));
+    branch_history_->push(new BranchChange(*this, branches_, std::move(after), tr("Remove %1").arg(name)));
+}
+
+void ResultTab::removeAllBranches() {
+    if (branches_->empty()) return;
+    branch_history_->push(new BranchChange(*this, branches_, std::make_shared<const plot::Overlays>(),
+                                           tr("Remove every branch")));
+}
+
+void ResultTab::continueAt(QPointF data) {
+    plot::ResultFigure* f = figure();
+    if (!f || f->kind() != plot::FigureKind::Diagram) return;
+    if (const auto system = f->systemAt(data.x(), data.y())) emit continueRequested(this, *system, data);
+}
+
+void ResultTab::showPointMenu(QPointF data, QPoint global) {
+    QMenu menu(this);
+    plot::ResultFigure* f = figure();
+    QAction* go = menu.addAction(tr("Continue from here"), this, [this, data] { continueAt(data); });
+    go->setShortcut(QKeySequence(Qt::Key_B));
+    go->setEnabled(f && f->kind() == plot::FigureKind::Diagram && result_);
+    if (!result_) go->setToolTip(tr("The diagram's run has not finished"));
+    menu.addAction(tr("Overlay a continuation study…"), this, [this] { emit overlayStudyRequested(this); });
+    if (!branches_->empty()) {
+        menu.addSeparator();
+        for (std::size_t i = 0; i < branches_->size(); ++i)
+            menu.addAction(tr("Remove %1").arg((*branches_)[i].name), this, [this, i] { removeBranch(i); });
+        menu.addAction(tr("Remove every branch"), this, &ResultTab::removeAllBranches);
+    }
+    menu.addSeparator();
+    menu.addAction(branch_history_->createUndoAction(&menu, tr("Undo")));
+    menu.addAction(branch_history_->createRedoAction(&menu, tr("Redo")));
+    menu.exec(global);
 }
 
 ResultTab::~ResultTab() = default;
@@ -147,7 +222,14 @@ bool ResultTab::writeCsv(const QString& path, QString& error) const {
     }
     const std::string bytes = text.str();
     error = plot::save_output(path, QByteArray::fromStdString(bytes));
+    if (error.isEmpty() && !branches_->empty())
+        error = plot::save_output(branchCsvPath(path), plot::branch_csv(*branches_));
     return error.isEmpty();
+}
+
+QString ResultTab::branchCsvPath(const QString& path) {
+    const QString base = path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ? path.chopped(4) : path;
+    return base + QStringLiteral(".branches.csv");
 }
 
 void ResultTab::back() {

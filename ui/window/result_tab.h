@@ -7,6 +7,7 @@
 #include "engine/jobs/job.h"
 #include "engine/jobs/result_block.h"
 #include "engine/study/resolved_study.h"
+#include "ui/plot/branch_overlay.h"
 
 #include <QImage>
 #include <QWidget>
@@ -18,6 +19,7 @@
 class QComboBox;
 class QLabel;
 class QStackedLayout;
+class QUndoStack;
 
 namespace bif::plot {
 class ResultFigure;
@@ -58,7 +60,21 @@ class ResultTab : public QWidget {
 
     QImage renderImage(QSize size) const;
     bool writeSvg(const QString& path, QSize size) const;
+    // The result's CSV; where branches are drawn over it, also theirs beside it (branchCsvPath).
     bool writeCsv(const QString& path, QString& error) const;
+    static QString branchCsvPath(const QString& path); // "x.csv" -> "x.branches.csv"
+
+    // Continuation overlays drawn over the picture and in its exports, changed through an undo
+    // history (adding a branch, removing one, or all): undoable and redoable.
+    std::shared_ptr<const plot::Overlays> branches() const { return branches_; }
+    void addBranches(const plot::Overlays& added);
+    void removeBranch(std::size_t index);
+    void removeAllBranches();
+    QUndoStack& branchHistory() { return *branch_history_; }
+    // "Continue from here" at data point `data` of the picture (the menu's action, key B).
+    void continueAt(QPointF data);
+    // The menu of a point: continue from here, remove a branch, undo, redo.
+    void showPointMenu(QPointF data, QPoint global);
 
   public slots:
     void back();
@@ -73,8 +89,14 @@ class ResultTab : public QWidget {
     // A zoom step came back to a result shown before: it is on screen again without a run.
     void restored();
     void renderPathChanged(const QString& path);
+    // The user asked to continue the orbit of `system` through the point `data`.
+    void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
+    // The user asked to draw a continuation study's branches or curves over the picture.
+    void overlayStudyRequested(bif::ui::ResultTab* tab);
 
   private:
+    friend class BranchChange;
+    void showBranches(std::shared_ptr<const plot::Overlays> branches);
     void onZoom(const study::Study& zoomed);
     void remember();
 
@@ -91,6 +113,8 @@ class ResultTab : public QWidget {
     std::shared_ptr<const study::Result> result_;
     std::unique_ptr<ResultView> view_;
     bool stale_ = false;
+    std::shared_ptr<const plot::Overlays> branches_;
+    QUndoStack* branch_history_;
 };
 
 } // namespace bif::ui

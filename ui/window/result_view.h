@@ -5,9 +5,12 @@
 
 #include "engine/jobs/result_block.h"
 #include "engine/study/resolved_study.h"
+#include "ui/plot/branch_overlay.h"
 
 #include <QImage>
 #include <QObject>
+#include <QPoint>
+#include <QPointF>
 #include <memory>
 #include <optional>
 
@@ -47,12 +50,17 @@ class ResultView : public QObject {
     virtual plot::ResultFigure* figure() { return nullptr; }
     // How the picture is drawn, for the status bar: PlotView::renderPath() for the dense pictures.
     virtual QString renderPath() const { return QStringLiteral("Qt Charts"); }
+    // Continuation overlays over the picture (figure views; charts ignore them) and in its exports.
+    virtual void setBranches(std::shared_ptr<const plot::Overlays>) {}
 
   signals:
     void zoomRequested(const bif::study::Study& zoomed);
     void systemClicked(std::size_t system);
     void hoverText(const QString& text);
     void renderPathChanged(const QString& path);
+    // Figure views: a right click at data point `data` (its menu), and "continue from here" (key B).
+    void pointMenuRequested(QPointF data, QPoint global);
+    void continueRequested(QPointF data);
 };
 
 std::unique_ptr<ResultView> make_result_view(std::shared_ptr<const study::ResolvedStudy> study,

@@ -1,0 +1,410 @@
+// Continuation branches in the window: a continuation study opened by itself, and "continue from
+// here" on a diagram, drawn over it (stable solid, unstable dashed, labelled special points), hovered,
+// undone, and exported as PNG, SVG and CSV. References derived here, not from the engine: the
+// Brusselator's equilibrium (a, b/a) and its Hopf point b = 1 + a^2; the logistic map's fixed point
+// 1 - 1/r, its multiplier 2 - r and so its period doubling at r = 3.
+#include "duffing_reference.h"
+#include "gui_test_support.h"
+#include "ui/charts/trajectory_inspector.h"
+#include "ui/editor/model_editor_panel.h"
+#include "ui/plot/branch_painter.h"
+#include "ui/plot/figure_painter.h"
+#include "ui/plot/result_figure.h"
+#include "ui/views/branch_view.h"
+#include "ui/views/plot_view.h"
+#include "ui/window/branch_tab.h"
+#include "ui/window/continuation_controller.h"
+#include "ui/window/figure_result_view.h"
+#include "ui/window/main_window.h"
+#include "ui/window/plot_area.h"
+#include "ui/window/result_tab.h"
+#include "ui/window/run_controller.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace bif;
+
+namespace {
+
+// Whether the line of 2 px drawn through `at` in the overlay's colour covers a pixel there (the
+// pixel or the one above or below it, as anti-aliasing splits a line between rows).
+bool branch_coloured(const QImage& image, QPointF at, const QColor& colour) {
+    for (int dy : {-1, 0, 1}) {
+        const QColor c = image.pixelColor(int(std::lround(at.x())), int(std::lround(at.y())) + dy);
+        if (std::abs(c.red() - colour.red()) < 40 && std::abs(c.green() - colour.green()) < 40 &&
+            std::abs(c.blue() - colour.blue()) < 40)
+            return true;
+    }
+    return false;
+}
+
+// The fraction of pixels along a horizontal run of the image that carry the colour.
+double coloured_fraction(const QImage& image, double y, double x0, double x1, const QColor& colour) {
+    int hits = 0, total = 0;
+    for (double x = x0; x <= x1; x += 1.0, ++total)
+        if (branch_coloured(image, QPointF(x, y), colour)) ++hits;
+    return total ? double(hits) / total : 0.0;
+}
+
+const plot::OverlayPoint* labelled(const plot::BranchOverlay& o, const QString& label) {
+    for (const auto& p : o.points)
+        if (p.label == label) return &p;
+    return nullptr;
+}
+
+QString read_all(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+} // namespace
+
+TEST_CASE("a continuation study opens as a tab of its branches, with the Hopf point at b = 1 + a^2",
+          "[gui][branches]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("resources/studies/equilibria/brusselator_continuation.json")));
+    ui::BranchTab* tab = window.plotArea().currentBranchTab();
+    REQUIRE(tab);
+    REQUIRE(test::wait_until([&] { return !tab->overlays()->empty(); }, 60000));
+    const plot::BranchOverlay& branch = tab->overlays()->front();
+    const double a = 1.5, hopf = 1 + a * a;
+    const plot::OverlayPoint* h = labelled(branch, "H");
+    REQUIRE(h);
+    CHECK(h->parameter == Approx(hopf).margin(1e-6));
+    CHECK(h->state[0] == Approx(a).margin(1e-6));
+    CHECK(h->state[1] == Approx(hopf / a).margin(1e-6));
+
+    // y: the state x, constant a along the branch: a horizontal line, solid left of H, dashed right.
+    REQUIRE(tab->quantityBox().currentText() == "x");
+    CHECK(window.editorPanel().text().contains("x'=a-(b+1)*x+x^2*y")); // the study's inline model
+    ui::BranchView& view = tab->view();
+    QApplication::processEvents();
+    const QImage shot = test::save_screenshot(window, "branches_brusselator_window");
+    const QImage image = view.grab().toImage();
+    test::save_screenshot(view, "branches_brusselator_view");
+    const QRectF plot = view.plotArea();
+    const auto at_hopf = plot::data_to_pixel(plot, view.range(), QPointF(hopf, a));
+    REQUIRE(at_hopf);
+    const QColor colour = plot::overlay_colour(0);
+    const auto left = plot::data_to_pixel(plot, view.range(), QPointF(branch.points.front().parameter, a));
+    const auto right = plot::data_to_pixel(plot, view.range(), QPointF(branch.points.back().parameter, a));
+    CHECK(coloured_fraction(image, at_hopf->y(), left->x() + 2, at_hopf->x() - 12, colour) > 0.97);
+    const double dashed = coloured_fraction(image, at_hopf->y(), at_hopf->x() + 12, right->x() - 2, colour);
+    CHECK(dashed > 0.35);
+    CHECK(dashed < 0.8);
+
+    // The H label sits beside its ring at the Hopf point's x pixel, inside the plot.
+    const auto labels = plot::place_branch_labels(plot, view.range(), {view.figure()->xName(), "x"},
+                                                  view.figure()->overlays(), {view.font(), Qt::white}, &view);
+    REQUIRE(labels.size() == 1);
+    CHECK(labels[0].text == "H");
+    CHECK(labels[0].anchor.x() == Approx(at_hopf->x()).margin(0.5));
+    CHECK(plot.contains(labels[0].box));
+    CHECK(QLineF(labels[0].box.center(), labels[0].anchor).length() < 30);
+
+    // Hovering the Hopf point: its eigenvalues, a pair on the imaginary axis, and the stability.
+    QSignalSpy hovered(&view, &ui::BranchView::hovered);
+    QTest::mouseMove(&view, at_hopf->toPoint());
+    REQUIRE(hovered.count() >= 1);
+    const QString text = hovered.last().at(0).toString();
+    CHECK(text.contains("H "));
+    CHECK(text.contains("eigenvalues"));
+    CHECK(text.contains("b = 3.25"));
+
+    // Exports: the SVG holds the branch's path and its label, the CSV every point.
+    QTemporaryDir dir;
+    REQUIRE(tab->exportSvg(dir.filePath("b.svg"), QSize(900, 600)).isEmpty());
+    const QString svg = read_all(dir.filePath("b.svg"));
+    CHECK(svg.contains("<path"));
+    CHECK(svg.contains(colour.name()));
+    CHECK(svg.contains(">H<"));
+    REQUIRE(tab->exportCsv(dir.filePath("b.csv")).isEmpty());
+    const QStringList rows = read_all(dir.filePath("b.csv")).split('\n', Qt::SkipEmptyParts);
+    CHECK(rows.size() == int(branch.points.size()) + 1);
+    CHECK(rows[0] == "overlay,kind,point,parameter,second_parameter,x,y,stable,label");
+    CHECK(rows.filter(",H").size() == 1);
+    REQUIRE(tab->exportPng(dir.filePath("b.png"), QSize(1200, 800)).isEmpty());
+    const QImage png(dir.filePath("b.png"));
+    png.save(QStringLiteral(BIFSCOPE_SCREENSHOT_DIR) + "/branches_brusselator_export.png");
+    CHECK(png.size() == QSize(1200, 800));
+}
+
+TEST_CASE("continue from here on the logistic diagram draws the fixed point's branch through the click",
+          "[gui][branches]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("resources/studies/logistic_bifurcation.json")));
+    REQUIRE(window.runStudy());
+    REQUIRE(test::wait_until(
+        [&] {
+            return !window.runs().running() && window.plotArea().currentTab() &&
+                   window.plotArea().currentTab()->result();
+        },
+        120000));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    auto& view = static_cast<ui::FigureResultView&>(tab->view()).plotView();
+
+    // The click: the stable fixed point at r = 2.8, on the diagram's own points.
+    const double r = 2.8, x = 1 - 1 / r;
+    QSignalSpy done(&window.continuations(), &ui::ContinuationController::finished);
+    const QPointF click = plot::FigurePainter::toPixel(view.plotArea(), view.range(), r, x);
+    view.setFocus();
+    QTest::mouseMove(&view, click.toPoint());
+    QTest::keyClick(&view, Qt::Key_B);
+    REQUIRE(test::wait_until([&] { return done.count() == 1; }, 60000));
+    REQUIRE(tab->branches()->size() == 1);
+    const plot::BranchOverlay& branch = tab->branches()->front();
+    CHECK(branch.name == "orbit of period 1");
+
+    // Through the clicked point: between the two points that bracket r, x interpolates to 1 - 1/r.
+    bool bracketed = false;
+    for (std::size_t i = 1; i < branch.points.size(); ++i) {
+        const auto &p = branch.points[i - 1], &q = branch.points[i];
+        if ((p.parameter - r) * (q.parameter - r) > 0) continue;
+        const double t = (r - p.parameter) / (q.parameter - p.parameter);
+        CHECK(p.state[0] + t * (q.state[0] - p.state[0]) == Approx(x).margin(2e-3));
+        bracketed = true;
+    }
+    CHECK(bracketed);
+    for (const auto& p : branch.points) {
+        CHECK(p.state[0] == Approx(1 - 1 / p.parameter).margin(1e-8));
+        if (std::abs(p.parameter - 3) > 1e-4) CHECK(p.stable == (p.parameter < 3)); // |2 - r| < 1 below r = 3
+    }
+    const plot::OverlayPoint* pd = labelled(branch, "PD");
+    REQUIRE(pd);
+    CHECK(pd->parameter == Approx(3.0).margin(1e-7));
+
+    // Hover at the PD point: the multiplier -1 and the label.
+    const QPointF at_pd =
+        plot::FigurePainter::toPixel(view.plotArea(), view.range(), pd->parameter, pd->state[0]);
+    QSignalSpy hovered(&view, &ui::PlotView::hovered);
+    QTest::mouseMove(&view, at_pd.toPoint());
+    REQUIRE(hovered.count() >= 1);
+    const QString text = hovered.last().at(0).toString();
+    CHECK(text.contains("PD"));
+    CHECK((text.contains("multipliers -1") || text.contains("multipliers -0.99999")));
+    QApplication::processEvents();
+    test::save_screenshot(window, "branches_logistic_window");
+
+    // The exported picture: the branch solid below r = 3 (over the diagram's own points), dashed above.
+    plot::ResultFigure& figure = *tab->figure();
+    const QSize size(1200, 760);
+    const QImage image = tab->renderImage(size);
+    image.save(QStringLiteral(BIFSCOPE_SCREENSHOT_DIR) + "/branches_logistic_export.png");
+    plot::PaintOptions options;
+    const plot::FigureLayout layout =
+        plot::FigurePainter(figure, options).layout(QRectF(QPointF(0, 0), size), view.range(), &image);
+    const QColor colour = plot::overlay_colour(0);
+    int solid = 0, solid_total = 0, dashed = 0, dashed_total = 0;
+    for (double s = 2.55; s < 3.5; s += 0.002) {
+        if (std::abs(s - 3) < 0.03) continue; // the PD ring and its label
+        const QPointF px = plot::FigurePainter::toPixel(layout.plot, view.range(), s, 1 - 1 / s);
+        const bool hit = branch_coloured(image, px, colour);
+        (s < 3 ? solid : dashed) += hit;
+        ++(s < 3 ? solid_total : dashed_total);
+    }
+    CHECK(double(solid) / solid_total > 0.97);
+    CHECK(double(dashed) / dashed_total > 0.3);
+    CHECK(double(dashed) / dashed_total < 0.85);
+    const auto labels = plot::place_branch_labels(layout.plot, view.range(), {"r", "x"}, *tab->branches(),
+                                                  {options.font, Qt::white}, &image);
+    REQUIRE(labels.size() == 1);
+    CHECK(labels[0].text == "PD");
+    CHECK(labels[0].anchor.x() ==
+          Approx(plot::FigurePainter::toPixel(layout.plot, view.range(), 3.0, 2.0 / 3).x()).margin(0.5));
+    CHECK(layout.plot.contains(labels[0].box));
+
+    // SVG and CSV exports carry the branch.
+    QTemporaryDir dir;
+    REQUIRE(tab->writeSvg(dir.filePath("d.svg"), QSize(900, 600)));
+    const QString svg = read_all(dir.filePath("d.svg"));
+    CHECK(svg.contains(colour.name()));
+    CHECK(svg.contains(">PD<"));
+    QString error;
+    REQUIRE(tab->writeCsv(dir.filePath("d.csv"), error));
+    const QStringList rows =
+        read_all(ui::ResultTab::branchCsvPath(dir.filePath("d.csv"))).split('\n', Qt::SkipEmptyParts);
+    CHECK(rows.size() == int(branch.points.size()) + 1);
+    CHECK(rows.filter(",PD").size() == 1);
+
+    // Removing the branch is undoable.
+    tab->removeBranch(0);
+    CHECK(tab->branches()->empty());
+    CHECK(view.branches()->empty());
+    tab->branchHistory().undo();
+    CHECK(tab->branches()->size() == 1);
+    CHECK(view.branches()->size() == 1);
+
+    // From the trajectory inspector: its system's orbit, a second branch over the same diagram.
+    const auto system = tab->figure()->systemAt(2.6, 1 - 1 / 2.6);
+    REQUIRE(system);
+    window.inspector().inspect(tab->study(), *system);
+    REQUIRE(!window.inspector().continueButton()->isHidden()); // the dock itself opens on a click only
+    window.inspector().continueButton()->click();
+    REQUIRE(test::wait_until([&] { return done.count() == 2; }, 60000));
+    REQUIRE(tab->branches()->size() == 2);
+    const plot::BranchOverlay& second = (*tab->branches())[1];
+    CHECK(std::any_of(second.points.begin(), second.points.end(),
+                      [](const auto& p) { return std::abs(p.parameter - 2.6) < 0.05; }));
+    for (const auto& p : second.points)
+        CHECK(p.state[0] == Approx(1 - 1 / p.parameter).margin(1e-8));
+}
+
+TEST_CASE("continue from here on the forced Duffing diagram follows its period-1 orbit", "[gui][branches]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("tests/ui/data/duffing_period1.json")));
+    REQUIRE(window.runStudy());
+    REQUIRE(test::wait_until(
+        [&] {
+            return !window.runs().running() && window.plotArea().currentTab() &&
+                   window.plotArea().currentTab()->result();
+        },
+        120000));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    auto& view = static_cast<ui::FigureResultView&>(tab->view()).plotView();
+
+    // The click: the diagram's own section point at k = 0.47, where the attractor has period 1.
+    const double k = 0.47, b = 0.3;
+    const double y1 = test::duffing_stroboscopic_y1(k, b, 136);
+    QSignalSpy done(&window.continuations(), &ui::ContinuationController::finished);
+    tab->continueAt(QPointF(k, y1));
+    REQUIRE(test::wait_until([&] { return done.count() == 1; }, 120000));
+    REQUIRE(done.first().at(0).toBool());
+    REQUIRE(tab->branches()->size() == 1);
+    const plot::BranchOverlay& branch = tab->branches()->front();
+    CHECK(branch.name == "orbit of period 1");
+    REQUIRE(branch.points.size() > 10);
+    CHECK(branch.points.front().parameter == Approx(0.44).margin(1e-9));
+    CHECK(branch.points.back().parameter == Approx(0.5).margin(1e-9));
+
+    // Every few points, y1 against the attractor's point integrated here by RK4 (the orbit is stable
+    // over the whole diagram: it is what the diagram shows).
+    for (std::size_t i = 0; i < branch.points.size(); i += branch.points.size() / 5) {
+        const auto& p = branch.points[i];
+        CHECK(p.state[0] == Approx(test::duffing_stroboscopic_y1(p.parameter, b, 136)).margin(1e-5));
+        CHECK(p.stable);
+    }
+
+    // Hover on the branch at its first point: the Floquet multipliers, inside the unit circle.
+    const auto& p = branch.points[branch.points.size() / 2];
+    const QPointF at = plot::FigurePainter::toPixel(view.plotArea(), view.range(), p.parameter, p.state[0]);
+    QSignalSpy hovered(&view, &ui::PlotView::hovered);
+    QTest::mouseMove(&view, at.toPoint());
+    REQUIRE(hovered.count() >= 1);
+    const QString text = hovered.last().at(0).toString();
+    CHECK(text.contains("multipliers"));
+    CHECK(text.contains("stable"));
+    CHECK(text.contains("k = "));
+    QApplication::processEvents();
+    test::save_screenshot(window, "branches_duffing_window");
+}
+
+TEST_CASE("the Lorenz Hopf curve is drawn over a (rho, sigma) map where rho = sigma (sigma + beta + 3) / "
+          "(sigma - beta - 1)",
+          "[gui][branches]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("tests/ui/data/lorenz_rho_sigma_map.json")));
+    REQUIRE(window.runStudy());
+    REQUIRE(test::wait_until(
+        [&] {
+            return !window.runs().running() && window.plotArea().currentTab() &&
+                   window.plotArea().currentTab()->result();
+        },
+        180000));
+    ui::ResultTab* tab = window.plotArea().currentTab();
+    // The largest Lyapunov exponent under the curve.
+    auto* quantity = tab->findChild<QComboBox*>();
+    REQUIRE(quantity);
+    quantity->setCurrentText("lambda_max");
+    REQUIRE(tab->figure()->yLabel() == "sigma");
+    QSignalSpy done(&window.continuations(), &ui::ContinuationController::finished);
+    REQUIRE(
+        window.overlayStudy(tab, test::source_path("resources/studies/equilibria/lorenz_hopf_curve.json")));
+    REQUIRE(test::wait_until([&] { return done.count() == 1; }, 120000));
+    // C+ and C- (the branch from C+ passes the pitchfork at rho = 1 onto C-) have their Hopf points
+    // at the same (rho, sigma): their curves coincide, the last drawn on top.
+    std::vector<QColor> colours;
+    for (std::size_t i = 0; i < tab->branches()->size(); ++i)
+        if ((*tab->branches())[i].kind == plot::OverlayKind::Curve)
+            colours.push_back(plot::overlay_colour(i));
+    REQUIRE(!colours.empty());
+
+    // The curve's pixels lie on the closed form's: sampled at sigma values, the pixel at the closed
+    // form's rho carries a curve's colour.
+    const double beta = 8.0 / 3;
+    auto& view = static_cast<ui::FigureResultView&>(tab->view()).plotView();
+    const QSize size(1200, 800);
+    const QImage image = tab->renderImage(size);
+    image.save(QStringLiteral(BIFSCOPE_SCREENSHOT_DIR) + "/branches_lorenz_map_export.png");
+    const plot::FigureLayout layout =
+        plot::FigurePainter(*tab->figure(), {}).layout(QRectF(QPointF(0, 0), size), view.range(), &image);
+    int hits = 0, total = 0;
+    for (double sigma = 6; sigma < 39; sigma += 0.5) {
+        const double rho = sigma * (sigma + beta + 3) / (sigma - beta - 1);
+        if (rho > 99) continue;
+        const QPointF px = plot::FigurePainter::toPixel(layout.plot, view.range(), rho, sigma);
+        bool hit = false;
+        for (int dx : {-1, 0, 1})
+            for (const QColor& colour : colours)
+                hit = hit || branch_coloured(image, px + QPointF(dx, 0), colour);
+        hits += hit;
+        ++total;
+    }
+    CHECK(total > 20);
+    CHECK(hits == total);
+    QApplication::processEvents();
+    test::save_screenshot(window, "branches_lorenz_map_window");
+}
+
+TEST_CASE("the Lorenz equilibrium branches: every special point labelled once, no label over another",
+          "[gui][branches]") {
+    ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(window.openFile(test::source_path("resources/studies/equilibria/lorenz_continuation.json")));
+    ui::BranchTab* tab = window.plotArea().currentBranchTab();
+    REQUIRE(tab);
+    REQUIRE(test::wait_until([&] { return !tab->overlays()->empty(); }, 60000));
+    ui::BranchView& view = tab->view();
+    QApplication::processEvents();
+    test::save_screenshot(window, "branches_lorenz_continuation_window");
+
+    // Hopf points of C+- at rho = sigma (sigma + beta + 3) / (sigma - beta - 1), the pitchfork at 1.
+    const double sigma = 10, beta = 8.0 / 3, hopf = sigma * (sigma + beta + 3) / (sigma - beta - 1);
+    int hopf_points = 0;
+    for (const auto& o : *tab->overlays())
+        for (const auto& p : o.points)
+            if (p.label == "H") {
+                CHECK(p.parameter == Approx(hopf).margin(1e-6));
+                ++hopf_points;
+            }
+    CHECK(hopf_points >= 2);
+    const auto labels = plot::place_branch_labels(view.plotArea(), view.range(), view.figure()->axes(),
+                                                  view.figure()->overlays(), {view.font(), Qt::white}, &view);
+    // H on C+ and on C-, BP and LP at the pitchfork: each once, though three branches pass there.
+    REQUIRE(labels.size() == 4);
+    CHECK(window.width() <= 1400); // the summary above the picture does not widen the window
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        CHECK(view.plotArea().contains(labels[i].box));
+        for (std::size_t j = i + 1; j < labels.size(); ++j) {
+            INFO(labels[i].text.toStdString() << " and " << labels[j].text.toStdString());
+            CHECK_FALSE(labels[i].box.intersects(labels[j].box));
+        }
+    }
+}
