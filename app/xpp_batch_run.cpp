@@ -158,7 +158,7 @@ std::vector<Sample> with_sections(const std::vector<Sample>& ends, double period
 
 std::shared_ptr<const study::ResolvedStudy> resolve(const model::Model& m, const std::string& model_path,
                                                     const std::vector<Sample>& samples, double dt,
-                                                    std::ostream& err) {
+                                                    long maxstor, std::ostream& err) {
     study::Study st = study::study_defaults_from_model(m);
     st.model.path = std::filesystem::absolute(model_path).string();
     st.analysis = study::AnalysisKind::Trajectory;
@@ -174,6 +174,9 @@ std::shared_ptr<const study::ResolvedStudy> resolve(const model::Model& m, const
         st.trajectory.times.push_back(s.t);
     st.trajectory.t_end = samples.back().t;
     st.trajectory.output_count = static_cast<int>(samples.size());
+    // XPPAUT's out_put rows: no more than it can store
+    for (const auto& e : m.events)
+        if (e.output) st.trajectory.event_rows = static_cast<int>(maxstor);
     // XPPAUT's defaults where the model sets nothing (a study's own are stricter): RK4, DT 0.05.
     if (!m.option("meth") && !m.is_map()) st.solver.method = study::Method::Rk4;
     st.solver.initial_step = dt;
@@ -210,10 +213,18 @@ Rows collect_rows(const study::ResolvedStudy& rs, const study::Result& r, const 
     const std::vector<double> params = rs.parameter_slots(0);
     const std::size_t filled = r.points.rows_filled.empty() ? 0 : r.points.rows_filled[0];
     const std::size_t n = rs.model->num_states();
-    for (std::size_t i = 0; i < filled && i < samples.size(); ++i) {
+    std::size_t next = 0; // the next requested time; other rows are out_put rows at events
+    for (std::size_t i = 0; i < filled; ++i) {
         std::vector<double> v = row_values(rs, r, i, params);
         rows.last_time = v[0];
         rows.last_state.assign(v.begin() + 1, v.begin() + 1 + static_cast<std::ptrdiff_t>(n));
+        if (next >= samples.size() || v[0] != samples[next].t) {
+            // XPPAUT stores an event's row whatever TRANS and BOUND say, while there is room
+            if (static_cast<long>(stored + rows.values.size()) < s.maxstor)
+                rows.values.push_back(std::move(v));
+            continue;
+        }
+        const Sample& sample = samples[next++];
         char text[160];
         for (std::size_t c = 1; c < v.size(); ++c)
             if (!std::isfinite(v[c])) {
@@ -221,14 +232,14 @@ Rows collect_rows(const study::ResolvedStudy& rs, const study::Result& r, const 
                 rows.failure = text;
                 return rows;
             }
-        if (samples[i].check)
+        if (sample.check)
             for (std::size_t c = 1; c < v.size(); ++c)
                 if (std::fabs(v[c]) > s.bound) {
                     std::snprintf(text, sizeof text, "out of bounds (|value| > %g) at t = %g", s.bound, v[0]);
                     rows.stop = text;
                     return rows;
                 }
-        if (!samples[i].row || std::fabs(samples[i].clock) < s.trans) continue;
+        if (!sample.row || std::fabs(sample.clock) < s.trans) continue;
         if (static_cast<long>(stored + rows.values.size()) >= s.maxstor) {
             rows.stop = "storage full (maxstor=" + std::to_string(s.maxstor) + ")";
             return rows;
@@ -271,7 +282,7 @@ std::optional<Rows> run_batch_once(const model::Model& m, const std::string& mod
                                    const BatchSettings& s, std::size_t stored, std::ostream& err) {
     std::vector<Sample> samples = interval_ends(s);
     if (s.section_period > 0.0) samples = with_sections(samples, s.section_period);
-    const auto rs = resolve(m, model_path, samples, s.dt, err);
+    const auto rs = resolve(m, model_path, samples, s.dt, s.maxstor, err);
     if (!rs) return std::nullopt;
     const auto result = run_trajectory(rs, backends_for(m, s), err);
     if (!result) return std::nullopt;

@@ -333,3 +333,37 @@ TEST_CASE("range integration runs the model once per value, as XPPAUT appends or
         CHECK(r.bif.at("output.dat").size() == 5 * 21);
     }
 }
+
+TEST_CASE("events write XPPAUT's out_put rows and stop at arret", "[cli][xppaut]") {
+    if (!have_xppaut()) {
+        WARN("xppaut is not installed: the comparison with XPPAUT is skipped");
+        return;
+    }
+    // Linear motion, so that XPPAUT's linear interpolation inside a step is exact too.
+    SECTION("a row at each firing, before the resets written after out_put") {
+        const BothRuns r =
+            run_both("output-before", "x'=1\ny'=2\ninit x=0,y=1\nglobal 1 x-0.33 {out_put=1;x=0}\n"
+                                      "@ total=1,dt=0.1\ndone\n");
+        require_same_files(r);
+        CHECK(r.bif.at("output.dat").size() == 14); // 11 steps and 3 firings
+    }
+    SECTION("after the state resets written before out_put, and whatever TRANS says") {
+        const BothRuns r =
+            run_both("output-after", "x'=1\ny'=2\ninit x=0,y=1\nglobal 1 x-0.33 {x=0;out_put=1}\n"
+                                     "@ total=1,dt=0.1,trans=0.5\ndone\n");
+        require_same_files(r);
+    }
+    SECTION("arret: the rows end before the step of the firing") {
+        const BothRuns r =
+            run_both("arret", "x'=1\ninit x=0\nglobal 1 x-0.33 {arret=1}\n@ total=1,dt=0.1\ndone\n");
+        require_same_files(r);
+        CHECK(r.bif.at("output.dat").size() == 4);
+    }
+    SECTION("a kneading run: the one row where out_put and arret fire, the rest in the transient") {
+        const BothRuns r =
+            run_both("kneading", "x'=1\ny'=-1\ninit x=0,y=2\nglobal 1 x-0.33 {out_put=1;arret=1}\n"
+                                 "@ total=1,dt=0.1,trans=1\ndone\n");
+        require_same_files(r);
+        CHECK(r.bif.at("output.dat").size() == 1);
+    }
+}
