@@ -161,7 +161,13 @@ SpecStorage::SpecStorage(const study::ResolvedStudy& r) {
     case study::AnalysisKind::Trajectory:
         times_ = trajectory_times(s);
         sp.output_count = static_cast<int>(times_.size());
-        point_rows_ = sp.output_count;
+        sp.event_rows = std::max(s.trajectory.event_rows, 0);
+        // the first 32 events can write rows (a bit each)
+        for (std::size_t k = 0; k < r.model->events.size() && k < 32 && sp.event_rows > 0; ++k) {
+            if (r.model->events[k].output) sp.output_events |= 1u << k;
+            if (r.model->events[k].output_after_resets) sp.output_after_resets |= 1u << k;
+        }
+        point_rows_ = sp.output_count + sp.event_rows;
         point_columns_ = 1 + sp.record_count;
         break;
     case study::AnalysisKind::PhasePlane:

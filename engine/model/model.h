@@ -59,7 +59,11 @@ struct Event {
     int direction = 1; // +1: - to +; -1: + to -; 0: XPPAUT's exact-zero test
     sym::NodeId condition = 0;
     std::vector<Reset> resets; // all values are evaluated before any assignment
-    std::string text;          // the condition as written, for display
+    // XPPAUT's out_put: a row of the batch output at each firing, holding the state before the
+    // resets, or after them when a state reset is written before out_put (XPPAUT's reading order).
+    bool output = false;
+    bool output_after_resets = false;
+    std::string text; // the condition as written, for display
     SourcePos where;
 };
 

@@ -243,8 +243,13 @@ class ModelBuilder {
             event.where = e.where;
             std::optional<sym::NodeId> condition;
             if (e.condition) condition = resolver_->resolve(*e.condition, {});
-            for (const ResetDeclaration& r : e.resets)
+            for (const ResetDeclaration& r : e.resets) {
+                if (iequals(r.target, "out_put")) {
+                    read_output(r, event);
+                    continue;
+                }
                 if (auto reset = build_reset(r)) event.resets.push_back(*reset);
+            }
             apply_state_assignments_in_order(event.resets);
             if (!condition) continue;
             event.condition = *condition;
@@ -271,9 +276,28 @@ class ModelBuilder {
         }
     }
 
+    // XPPAUT's out_put=value: a row of its batch output at each firing where value > 0.
+    void read_output(const ResetDeclaration& r, Event& event) {
+        if (!r.value) return;
+        const auto value = resolver_->resolve(*r.value, {});
+        if (!value) return;
+        const sym::Node& node = model_.pool.node(*value);
+        if (node.op == sym::Op::Constant) {
+            event.output = node.value > 0.0;
+        } else {
+            event.output = true;
+            sink_.warning("W-output-formula", r.where,
+                          "out_put is honoured as a constant: Bifscope writes a row at every firing of this "
+                          "event, XPPAUT only where the value is > 0");
+        }
+        event.output_after_resets = false;
+        for (const Reset& earlier : event.resets)
+            event.output_after_resets = event.output_after_resets || earlier.target == Reset::Target::State;
+    }
+
     std::optional<Reset> build_reset(const ResetDeclaration& r) {
         const std::string lower = to_lower(r.target);
-        if (lower == "out_put" || lower == "no_interp") {
+        if (lower == "no_interp") {
             sink_.warning("W-ignored-reset", r.where,
                           quoted(r.target) + " changes only XPPAUT's output; Bifscope ignores it");
             return std::nullopt;

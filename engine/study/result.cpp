@@ -101,7 +101,9 @@ void add_analysis_columns(const ResolvedStudy& s, Result& r, bool with_points) {
             columns.push_back(name);
         const auto& t = s.study.trajectory;
         add_points(r, std::move(columns),
-                   t.times.empty() ? static_cast<std::size_t>(t.output_count) : t.times.size(), with_points);
+                   (t.times.empty() ? static_cast<std::size_t>(t.output_count) : t.times.size()) +
+                       static_cast<std::size_t>(std::max(t.event_rows, 0)),
+                   with_points);
         break;
     }
     default:

@@ -157,6 +157,10 @@ struct TrajectorySettings {
     int output_count = 1001;
     std::vector<double> times;
     std::vector<std::string> record; // expressions; empty: every state variable
+    // Room for this many more rows, one at each firing of an event whose out_put is set (XPPAUT's
+    // batch output), in time order among the others. Not in study files: the XPPAUT batch mode
+    // (bifscope-cli run MODEL.ode) sets it.
+    int event_rows = 0;
 };
 
 // The phase plane of two states: nullclines, direction field, equilibria and trajectories of the

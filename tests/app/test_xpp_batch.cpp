@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -193,7 +194,8 @@ TEST_CASE("the @ options shape the rows as in XPPAUT", "[cli][xppaut]") {
          "par r=3.2, q\n!s=r/2\nf(u)=2*s*u*(1-u)+q*t\nx(t+1)=f(x)\ny'=0.5*y+x\naux w=t+x\n"
          "init x=0.2, y=1\n@ total=23,dt=0.3,njmp=2,t0=3,trans=6\ndone\n",
          "output.dat"},
-        {"map_discrete", "par a=0.9\nx'=a*x+1\nx(0)=0.5\n@ meth=discrete,total=12,dt=5\ndone\n", "output.dat"},
+        {"map_discrete", "par a=0.9\nx'=a*x+1\nx(0)=0.5\n@ meth=discrete,total=12,dt=5\ndone\n",
+         "output.dat"},
         {"map_bound", "x(t+1)=2*x\nx(0)=1\n@ total=20,bound=300\ndone\n", "output.dat"},
     };
     for (const Case& c : cases) {
@@ -231,4 +233,137 @@ TEST_CASE("a batch run refuses to overwrite its model", "[cli]") {
     const auto r = run_cli({"run", model, "--out", model});
     CHECK(r.exit_status == 2);
     CHECK(slurp(model) == "x'=-x\n@ total=1\ndone\n");
+}
+
+namespace {
+
+// Runs xppaut and bifscope-cli on `text` in two folders; returns the files each wrote (name ->
+// table), the model itself left out.
+struct BothRuns {
+    std::map<std::string, Table> xpp, bif;
+    bif::test::CliOutcome outcome;
+};
+
+std::map<std::string, Table> tables_in(const fs::path& folder) {
+    std::map<std::string, Table> tables;
+    for (const auto& entry : fs::directory_iterator(folder))
+        if (entry.path().extension() != ".ode")
+            tables[entry.path().filename().string()] = read_table(entry.path());
+    return tables;
+}
+
+BothRuns run_both(const std::string& name, const std::string& text) {
+    Folder xpp_folder(name + "-xpp"), bif_folder(name + "-bif");
+    std::ofstream(xpp_folder.path / "m.ode") << text;
+    std::ofstream(bif_folder.path / "m.ode") << text;
+    const std::string command =
+        "cd '" + xpp_folder.path.string() + "' && xppaut m.ode -silent > /dev/null 2>&1 < /dev/null";
+    REQUIRE(std::system(command.c_str()) == 0);
+    BothRuns r;
+    const std::string cli =
+        "cd '" + bif_folder.path.string() + "' && " + BIFSCOPE_CLI + " run m.ode 2> bif.log";
+    r.outcome.exit_status = WEXITSTATUS(std::system(cli.c_str()));
+    r.outcome.err = slurp(bif_folder.path / "bif.log");
+    fs::remove(bif_folder.path / "bif.log");
+    r.xpp = tables_in(xpp_folder.path);
+    r.bif = tables_in(bif_folder.path);
+    return r;
+}
+
+void require_same_files(const BothRuns& r) {
+    INFO(r.outcome.err);
+    REQUIRE(r.outcome.exit_status == 0);
+    std::vector<std::string> xpp_names, bif_names;
+    for (const auto& [name, table] : r.xpp)
+        xpp_names.push_back(name);
+    for (const auto& [name, table] : r.bif)
+        bif_names.push_back(name);
+    REQUIRE(bif_names == xpp_names);
+    for (const auto& [name, table] : r.xpp) {
+        INFO(name);
+        require_agreement(r.bif.at(name), table, {INFINITY, 2e-7, 1e-8});
+    }
+}
+
+} // namespace
+
+TEST_CASE("set blocks give a file per set, the sets applied on top of each other", "[cli][xppaut]") {
+    if (!have_xppaut()) {
+        WARN("xppaut is not installed: the comparison with XPPAUT is skipped");
+        return;
+    }
+    // The second set keeps the first set's total and x(0) (XPPAUT applies them in turn); a value is
+    // read like atof (a=2*3 is 2); an unknown name is ignored; no output.dat.
+    const BothRuns r = run_both("sets", "par a=1\nx'=-a*x\ny'=a\nx(0)=1\n"
+                                        "set fast {a=2*3,x=2,total=2,zz=1}\nset Slow {a=0.5}\n"
+                                        "@ total=1,dt=0.1\ndone\n");
+    require_same_files(r);
+    CHECK(r.bif.size() == 2);
+    CHECK(r.bif.at("Slow.dat").size() == 21);
+    CHECK(r.outcome.err.find("zz is no parameter") != std::string::npos);
+}
+
+TEST_CASE("range integration runs the model once per value, as XPPAUT appends or splits the runs",
+          "[cli][xppaut]") {
+    if (!have_xppaut()) {
+        WARN("xppaut is not installed: the comparison with XPPAUT is skipped");
+        return;
+    }
+    SECTION("a map over a parameter, a file per run (rangereset's default)") {
+        const BothRuns r = run_both("range-split", "x(t+1)=r*x*(1-x)\npar r=2.8\ninit x=.1\n"
+                                                   "@ total=50, range=1, rangeover=r, rangestep=20, "
+                                                   "rangelow=2.8, rangehigh=3.5\ndone\n");
+        require_same_files(r);
+        CHECK(r.bif.size() == 21);
+        CHECK(r.bif.at("output.dat.20").size() == 51);
+    }
+    SECTION("a flow over a parameter, runs appended, each from where the last ended") {
+        const BothRuns r = run_both("range-append", "par a=1\n!b=2*a\nx'=b\ny'=-y\ninit x=0,y=1\naux w=a\n"
+                                                    "@ total=1,dt=0.5, range=1, rangeover=a, rangestep=2, "
+                                                    "rangelow=0, rangehigh=1, rangereset=no, rangeoldic=no\n"
+                                                    "done\n");
+        require_same_files(r);
+        CHECK(r.bif.at("output.dat").size() == 9);
+    }
+    SECTION("over an initial value, from the initial values each time") {
+        const BothRuns r = run_both("range-ic", "x'=-x+y\ny'=-y\ninit x=0,y=1\n"
+                                                "@ total=2,dt=0.1, range=1, rangeover=Y, rangestep=4, "
+                                                "rangelow=-1, rangehigh=1, rangereset=no\ndone\n");
+        require_same_files(r);
+        CHECK(r.bif.at("output.dat").size() == 5 * 21);
+    }
+}
+
+TEST_CASE("events write XPPAUT's out_put rows and stop at arret", "[cli][xppaut]") {
+    if (!have_xppaut()) {
+        WARN("xppaut is not installed: the comparison with XPPAUT is skipped");
+        return;
+    }
+    // Linear motion, so that XPPAUT's linear interpolation inside a step is exact too.
+    SECTION("a row at each firing, before the resets written after out_put") {
+        const BothRuns r =
+            run_both("output-before", "x'=1\ny'=2\ninit x=0,y=1\nglobal 1 x-0.33 {out_put=1;x=0}\n"
+                                      "@ total=1,dt=0.1\ndone\n");
+        require_same_files(r);
+        CHECK(r.bif.at("output.dat").size() == 14); // 11 steps and 3 firings
+    }
+    SECTION("after the state resets written before out_put, and whatever TRANS says") {
+        const BothRuns r =
+            run_both("output-after", "x'=1\ny'=2\ninit x=0,y=1\nglobal 1 x-0.33 {x=0;out_put=1}\n"
+                                     "@ total=1,dt=0.1,trans=0.5\ndone\n");
+        require_same_files(r);
+    }
+    SECTION("arret: the rows end before the step of the firing") {
+        const BothRuns r =
+            run_both("arret", "x'=1\ninit x=0\nglobal 1 x-0.33 {arret=1}\n@ total=1,dt=0.1\ndone\n");
+        require_same_files(r);
+        CHECK(r.bif.at("output.dat").size() == 4);
+    }
+    SECTION("a kneading run: the one row where out_put and arret fire, the rest in the transient") {
+        const BothRuns r =
+            run_both("kneading", "x'=1\ny'=-1\ninit x=0,y=2\nglobal 1 x-0.33 {out_put=1;arret=1}\n"
+                                 "@ total=1,dt=0.1,trans=1\ndone\n");
+        require_same_files(r);
+        CHECK(r.bif.at("output.dat").size() == 1);
+    }
 }

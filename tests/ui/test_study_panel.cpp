@@ -366,3 +366,30 @@ TEST_CASE("a suggested section follows a new model text; one the user wrote stay
     panel.setModel(parse(forced), source, {});
     CHECK(panel.study().bifurcation.section.period == "pi");
 }
+
+TEST_CASE("a model's set blocks are offered, and one gives the study its values", "[gui][study]") {
+    const char* text = "x'=-a*x+b\npar a=1,b=0\nx(0)=1\nset fast {a=3,x=2,total=5}\nset shifted {b=2}\n";
+    StudyPanel panel;
+    study::ModelSource source;
+    source.text = text;
+    panel.setModel(parse(text), source, {});
+    QComboBox* sets = nullptr;
+    for (QComboBox* box : panel.findChildren<QComboBox*>())
+        if (box->count() == 3 && box->itemText(1) == "set fast") sets = box;
+    REQUIRE(sets);
+    CHECK(sets->isVisibleTo(&panel));
+    sets->setCurrentIndex(1);
+    emit sets->activated(1);
+    study::Study s = panel.study();
+    CHECK(s.parameters == std::vector<std::pair<std::string, double>>{{"a", 3.0}});
+    CHECK(s.initial == std::vector<std::pair<std::string, double>>{{"x", 2.0}});
+    emit sets->activated(0);
+    s = panel.study();
+    CHECK(s.parameters.empty());
+    CHECK(s.initial.empty());
+
+    const char* plain = "x'=-x\n";
+    source.text = plain;
+    panel.setModel(parse(plain), source, {});
+    CHECK(!sets->isVisibleTo(&panel));
+}

@@ -1,5 +1,6 @@
 #include "ui/study/study_panel.h"
 
+#include "engine/model/parameter_set.h"
 #include "engine/study/decimal_rounding.h"
 #include "engine/study/model_options.h"
 #include "engine/study/section_suggestion.h"
@@ -74,6 +75,7 @@ void StudyPanel::connectEdits() {
         edited();
     });
     connect(initial_, &NameValueTable::edited, this, &StudyPanel::edited);
+    connect(parameter_set_, &QComboBox::activated, this, &StudyPanel::applyParameterSet);
     connect(title_, &QLineEdit::textEdited, this, &StudyPanel::edited);
     connect(description_, &QPlainTextEdit::textChanged, this, &StudyPanel::edited);
     connect(kind_, &QComboBox::activated, this, [this] {
@@ -205,6 +207,7 @@ void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource
     for (SweepAxisEditor* a : axes_)
         a->setNames(parameter_names, state_names);
     if (first) fill(study_defaults_from_model(*model_));
+    showParameterSets();
     parameters_->setDefaults(parameter_values);
     initial_->setDefaults(state_values);
     evaluator_.setParameters(parameters_->overrides());
@@ -228,6 +231,43 @@ void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource
     filling_ = false;
     registerPaths();
     check();
+}
+
+// The model's `set` blocks, offered where it has any.
+void StudyPanel::showParameterSets() {
+    parameter_set_->clear();
+    parameter_set_->addItem(tr("the model's own"));
+    for (const auto& set : model_->sets)
+        parameter_set_->addItem(tr("set %1").arg(QString::fromStdString(set.name)));
+    parameter_set_->parentWidget()->setVisible(!model_->sets.empty());
+}
+
+// A set's parameters and initial values as the study's overrides (index 0: none). Its options
+// (total, dt, meth, ...) stay with the batch mode, which runs every set (bifscope-cli run MODEL.ode).
+void StudyPanel::applyParameterSet(int index) {
+    if (!model_) return;
+    NamedValues parameters, initial;
+    if (index > 0 && index <= static_cast<int>(model_->sets.size())) {
+        const model::ParameterSet& set = model_->sets[static_cast<std::size_t>(index - 1)];
+        model::Model with_set = *model_;
+        model::apply_parameter_set(with_set, set);
+        for (const auto& [name, value] : set.assignments) {
+            if (const int p = with_set.parameter_index(name); p >= 0)
+                parameters.emplace_back(with_set.parameters[static_cast<std::size_t>(p)].name,
+                                        with_set.parameters[static_cast<std::size_t>(p)].value);
+            else if (const int s = with_set.state_index(name); s >= 0)
+                initial.emplace_back(with_set.states[static_cast<std::size_t>(s)].name,
+                                     with_set.states[static_cast<std::size_t>(s)].initial);
+        }
+    }
+    parameters_->setOverrides(parameters);
+    initial_->setOverrides(initial);
+    evaluator_.setParameters(parameters_->overrides());
+    for (FormulaField* f : formula_fields_)
+        f->refresh();
+    for (SweepAxisEditor* a : axes_)
+        a->refreshFormulas();
+    edited();
 }
 
 void StudyPanel::setStudy(const Study& s) {

@@ -74,6 +74,8 @@ class StudyPanel : public QWidget {
     void readAnalysis(study::Study& s) const;
     int axisCount() const;
     void showAxes();
+    void showParameterSets();
+    void applyParameterSet(int index);
     void defaultAxesFor(study::AnalysisKind kind);
     void defaultSectionFor(study::AnalysisKind kind);
     void registerPaths();
@@ -102,6 +104,7 @@ class StudyPanel : public QWidget {
     QSpinBox* lyapunov_axes_;
     std::array<SweepAxisEditor*, 2> axes_;
     FormulaField* t0_;
+    QComboBox* parameter_set_; // the file's values, or one of its `set` blocks
     NameValueTable* parameters_;
     NameValueTable* initial_;
     QLabel* summary_;

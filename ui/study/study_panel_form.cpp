@@ -104,6 +104,14 @@ void StudyPanel::buildForm() {
 
     auto* values = new QGroupBox(tr("Parameters and initial values"), this);
     auto* values_form = new QVBoxLayout(values);
+    auto* set_box = new QWidget(values); // shown where the model has `set` blocks
+    auto* set_row = new QFormLayout(set_box);
+    set_row->setContentsMargins(0, 0, 0, 0);
+    parameter_set_ = new QComboBox(set_box);
+    parameter_set_->setToolTip(
+        tr("Take the parameters and initial values of one of the model's `set` blocks"));
+    set_row->addRow(tr("Values from"), parameter_set_);
+    values_form->addWidget(set_box);
     parameters_ = new NameValueTable(tr("Parameter"), values);
     initial_ = new NameValueTable(tr("State"), values);
     t0_ = formula("t0");

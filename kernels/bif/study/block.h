@@ -61,6 +61,9 @@ struct Block {
     int count_events = 0;
 
     int output_count = 0;
+    int event_rows = 0;
+    unsigned output_events = 0;
+    unsigned output_after_resets = 0;
 };
 
 // The block for `m` (its run-time sizes bound the copies). Observable lists longer than the
@@ -129,6 +132,9 @@ BIF_HD Block<Model> make_block(const Model& m, const StudySpec& s) {
     b.model_event_count = s.model_event_count;
     b.count_events = s.count_events;
     b.output_count = s.output_count;
+    b.event_rows = s.event_rows;
+    b.output_events = s.output_events;
+    b.output_after_resets = s.output_after_resets;
     return b;
 }
 

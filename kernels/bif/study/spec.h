@@ -117,6 +117,12 @@ struct StudySpec {
 
     // trajectory: output times in View::times
     int output_count = 0;
+    // and up to event_rows more rows, one at each firing of the model's events in output_events
+    // (bit k: event k, XPPAUT's out_put), holding the state after the resets for the events in
+    // output_after_resets, else before them
+    int event_rows = 0;
+    unsigned output_events = 0;
+    unsigned output_after_resets = 0;
 };
 
 // Some recorded quantity is a maximum or minimum between sections (Block::record_extrema).

@@ -1,7 +1,10 @@
 // One trajectory sampled at the requested times (View::times, increasing, the first >= t0) on the
 // dense output of the accepted steps; the integration itself takes its own steps (rk4: the fixed
 // step). Points row r: t_r, then each recorded observable at t_r. An event that stops the system
-// ends the rows there (rows_filled tells how many).
+// ends the rows there (rows_filled tells how many). With Block::event_rows, each firing of an event
+// in Block::output_events (XPPAUT's out_put) adds a row at its time, in time order among the others
+// (one at a requested time comes after that time's row), as long as room for the requested rows
+// still to come remains.
 #pragma once
 
 #include "bif/study/common.h"
@@ -16,7 +19,8 @@ struct TrajectoryCarry {
     real p[P];
     SystemState<Model> s;
     long long steps_used;
-    int next_output;
+    int next_output; // the next requested time
+    int next_row;
 };
 
 template <class Model>
@@ -28,13 +32,19 @@ struct TrajectoryObserver {
     const View<real>& v;
     index_t system;
     int& next;
+    int& row;
 
-    BIF_HD void write(real t, const real* y, const real* p) {
+    BIF_HD void write_row(real t, const real* y, const real* p) {
         real o[O] = {};
         m.observables(t, y, p, o);
-        v.point(system, next, 0) = t;
+        v.point(system, row, 0) = t;
         for (int j = 0; j < b.record_count; ++j)
-            v.point(system, next, 1 + j) = pick(o, b.record_observable[j], O);
+            v.point(system, row, 1 + j) = pick(o, b.record_observable[j], O);
+        ++row;
+    }
+
+    BIF_HD void write(real t, const real* y, const real* p) {
+        write_row(t, y, p);
         ++next;
     }
 
@@ -53,7 +63,11 @@ struct TrajectoryObserver {
     }
 
     template <class Hit>
-    BIF_HD void on_event(const Hit&) {}
+    BIF_HD void on_event(const Hit& h) {
+        if (h.index >= 32 || !((b.output_events >> h.index) & 1u)) return;
+        if (row - next >= b.event_rows) return; // the requested rows to come keep their room
+        write_row(h.t, ((b.output_after_resets >> h.index) & 1u) ? h.y_after : h.y_before, h.p);
+    }
 };
 
 template <class Model, class Method>
@@ -62,7 +76,7 @@ BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View
     using real = typename Model::real;
     TrajectoryCarry<Model> c{};
     if (resume_carry(v, system, c) == phase_done) return true;
-    TrajectoryObserver<Model> obs{m, b, v, system, c.next_output};
+    TrajectoryObserver<Model> obs{m, b, v, system, c.next_output, c.next_row};
     bool done = false;
     if (c.phase == phase_new) {
         real y0[Model::num_states];
@@ -70,6 +84,7 @@ BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View
         c.s = make_state<Model>(b.t0, y0, m.dimension());
         c.steps_used = 0;
         c.next_output = 0;
+        c.next_row = 0;
         c.phase = phase_running;
         while (c.next_output < b.output_count && v.times[c.next_output] <= b.t0)
             obs.write(v.times[c.next_output], y0, c.p);
@@ -93,7 +108,7 @@ BIF_HD bool advance_trajectory(const Model& m, const Block<Model>& b, const View
             done = true;
         }
     }
-    if (done) v.rows_filled[system] = c.next_output;
+    if (done) v.rows_filled[system] = c.next_row;
     if (done && v.final_state)
         for (int i = 0; i < m.dimension(); ++i)
             v.final_state[index_t(i) * v.stride + system] = c.s.y[i];
