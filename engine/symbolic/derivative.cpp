@@ -132,6 +132,26 @@ NodeId ExprPool::derivative(NodeId e, NodeId var) {
     case Op::Erfc:
         out = neg(mul(mul(c(std::numbers::inv_sqrtpi * 2.0), fn(Op::Exp, neg(mul(a, a)))), d(a)));
         break;
+    // No digamma function exists on every backend: lgamma' is the central difference
+    // (lgamma(a+h) - lgamma(a-h)) / 2h with h = 1e-5 (1 + |a|), accurate to about 1e-9 relative.
+    case Op::LGamma: {
+        const NodeId h = mul(c(1e-5), add(c(1.0), fn(Op::Abs, a)));
+        const NodeId slope = div(sub(fn(Op::LGamma, add(a, h)), fn(Op::LGamma, sub(a, h))), mul(c(2.0), h));
+        out = mul(slope, d(a));
+        break;
+    }
+    // the interpolant's derivative: the slope of its segment (piecewise constant, so no further terms)
+    case Op::Table:
+        out = mul(make(Op::TableSlope, {a}, n.index), d(a));
+        break;
+    case Op::TableSlope:
+        break;
+    // J_n' = (J_{n-1} - J_{n+1}) / 2, and the same for Y_n (exact for integer orders, the usual
+    // case; XPPAUT truncates the order); the order itself is piecewise constant
+    case Op::BesselJ:
+    case Op::BesselY:
+        out = mul(mul(c(0.5), sub(binary(n.op, sub(a, c(1.0)), b), binary(n.op, add(a, c(1.0)), b))), d(b));
+        break;
     // atan2(a, b)' = (b a' - a b') / (a^2 + b^2)
     case Op::Atan2:
         out = div(sub(mul(b, d(a)), mul(a, d(b))), add(mul(a, a), mul(b, b)));
