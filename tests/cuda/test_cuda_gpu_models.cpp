@@ -128,7 +128,7 @@ TEST_CASE("tables, networks and special functions on the GPU match the host eval
         const std::vector<double> rows = out.to_vector();
         int mismatches = 0;
         for (int i = 0; i < n; ++i) {
-            std::vector<double> y(N), p(S + 1), expected(std::size_t(width));
+            std::vector<double> y(N), p(S + 1), expected(static_cast<std::size_t>(width));
             for (int k = 0; k < N; ++k)
                 y[k] = yv[i + k * n];
             for (int k = 0; k < P; ++k)
