@@ -64,6 +64,11 @@ class Checker {
         net.root = *root;
         net.root2 = *root;
         if (shape->with_function) {
+            sink_.warning(
+                "W-special-f-form", d_.kind_where,
+                "XPPAUT 6.11 does not compute " + quoted(d_.kind) +
+                    " as its manual says (on its example amari2.ode every output gets the same "
+                    "value); Bifscope computes the documented sum, so results differ from XPPAUT's");
             const auto root2 = variable(a++);
             if (!root2 || !(net.function = function(a++))) return std::nullopt;
             net.root2 = *root2;

