@@ -3,6 +3,7 @@
 #include "engine/model/builtins.h"
 #include "engine/model/text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -182,6 +183,12 @@ sym::NodeId Resolver::sum(const Ast& ast, const AstNode& n) {
         return error("E-sum", n.where,
                      "this sum has " + std::to_string(*hi - *lo + 1) + " terms; at most " +
                          std::to_string(kMaxSumTerms) + " are supported");
+    }
+    sum_terms_ += std::max(0L, *hi - *lo + 1);
+    if (sum_terms_ > kMaxAllSumTerms) {
+        return error("E-sum", n.where,
+                     "the sums of this file unroll to more than " + std::to_string(kMaxAllSumTerms) +
+                         " terms");
     }
     sym::NodeId total = pool_.constant(0.0);
     for (long i = *lo; i <= *hi && !failed_; ++i) {

@@ -40,7 +40,8 @@ class Resolver {
     static constexpr int kMaxRecursion = 4000;    // resolver stack frames, inlining included
     static constexpr int kMaxInlineNesting = 100; // functions and fixed variables inside each other
     static constexpr std::uint32_t kMaxNodeHeight = 5000;
-    static constexpr long kMaxSumTerms = 100000; // terms of one sum(lo,hi)of(...), unrolled
+    static constexpr long kMaxSumTerms = 100000;     // terms of one sum(lo,hi)of(...), unrolled
+    static constexpr long kMaxAllSumTerms = 2000000; // of all sums of the file together
 
   private:
     struct Frame {
@@ -78,6 +79,7 @@ class Resolver {
     std::map<std::vector<std::uint64_t>, std::optional<sym::NodeId>> call_memo_;
     std::vector<std::uint32_t> heights_;
     std::vector<long> sum_indices_; // the value of i' in the sums being unrolled, innermost last
+    long sum_terms_ = 0;            // unrolled so far, against kMaxAllSumTerms
     std::vector<std::optional<Network>> networks_;
     std::map<std::pair<std::uint32_t, long>, sym::NodeId> network_outputs_; // unrolled once each
 };

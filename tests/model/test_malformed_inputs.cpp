@@ -139,6 +139,7 @@ const std::vector<Row>& rows() {
         {"x'=sum(1,2)(i')", 1, 12, "E-sum"},
         {"x'=sum(1)of(i')", 1, 9, "E-sum"},
         {"x'=sum(1,200000)of(i')", 1, 4, "E-sum"},
+        {"x[1..30]'=sum(1,99999)of(i')", 1, 11, "E-sum"},
         // warnings (the model still loads)
         {"x'=1+1>2", 1, 7, "W-precedence"},
         {"x'=1\nabcdefghijkl'=1", 2, 1, "W-long-name"},
