@@ -324,6 +324,30 @@ std::string SourceWriter::reset_jacobian() {
     return finish("bool", "reset_jacobian", params);
 }
 
+// table_K(x) and table_slope_K(x) for every table of the pool: the values as a constant array of
+// the function (a function-local static, which NVRTC accepts as device data), looked up by
+// bif::m::table_lookup, which repeats XPPAUT's arithmetic.
+std::string table_functions(const sym::ExprPool& pool, Precision precision) {
+    std::string s;
+    auto lit = [&](double v) { return detail::real_literal(v, precision); };
+    for (std::uint32_t k = 0; k < pool.table_count(); ++k) {
+        const sym::Table& t = pool.table(k);
+        const std::string n = std::to_string(t.y.size());
+        std::string values;
+        for (std::size_t i = 0; i < t.y.size(); ++i)
+            values += (i == 0 ? "" : (i % 8 == 0 ? ",\n            " : ", ")) + lit(t.y[i]);
+        const std::string data = "        static const real y[" + n + "] = {" + values + "};\n";
+        const std::string id = std::to_string(k);
+        s += "\n    BIF_HD static real table_" + id + "(real x) {\n" + data +
+             "        return bif::m::table_lookup(y, " + n + ", " + lit(t.xlo) + ", " + lit(t.xhi) + ", " +
+             lit(t.dx()) + ", x);\n    }\n";
+        s += "    BIF_HD static real table_slope_" + id + "(real x) {\n" + data +
+             "        return bif::m::table_slope(y, " + n + ", " + lit(t.xlo) + ", " + lit(t.dx()) +
+             ", x);\n    }\n";
+    }
+    return s;
+}
+
 std::string constant_member(const char* name, std::size_t value) {
     return std::string("    static constexpr int ") + name + " = " + std::to_string(value) + ";\n";
 }
@@ -378,6 +402,7 @@ std::string generate_source(const Request& request) {
     s += size_function("aux_count", "num_aux");
     s += size_function("observable_count", "num_observables");
     s += observable_state_function(f);
+    s += table_functions(f.pool, request.precision);
     s.append("\n").append(writer.complete_parameters());
     s.append("\n").append(writer.array_function("rhs", "dydt", f.rhs));
     s.append("\n").append(writer.jacobian(pattern));

@@ -227,6 +227,16 @@ std::string CppWriter::operation(NodeId id) {
         return call1("erf");
     case Op::Erfc:
         return call1("erfc");
+    case Op::LGamma:
+        return call1("lgamma");
+    case Op::BesselJ:
+        return call2("besselj");
+    case Op::BesselY:
+        return call2("bessely");
+    case Op::Table:
+        return concat("table_", std::to_string(n.index), "(", value(n.args[0]), ")");
+    case Op::TableSlope:
+        return concat("table_slope_", std::to_string(n.index), "(", value(n.args[0]), ")");
     case Op::Atan2:
         return call2("atan2");
     case Op::Mod:

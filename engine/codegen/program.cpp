@@ -128,9 +128,18 @@ class Compiler {
                 break;
             }
         }
+        if (n.op == Op::Table || n.op == Op::TableSlope) in.b = table_slot(n.index);
         in.dst = fresh();
         body_.push_back(in);
         return in.dst;
+    }
+
+    std::uint32_t table_slot(std::uint32_t pool_table) {
+        const sym::Table& t = pool_.table(pool_table);
+        for (std::size_t i = 0; i < program_.tables.size(); ++i)
+            if (program_.tables[i] == t) return static_cast<std::uint32_t>(i);
+        program_.tables.push_back(t);
+        return static_cast<std::uint32_t>(program_.tables.size() - 1);
     }
 
     const sym::ExprPool& pool_;
@@ -209,6 +218,12 @@ void Program::run(double t, const double* y, const double* p, double* r) const {
             break;
         case code_of(Code::ReciprocalSqrt):
             r[in.dst] = 1.0 / std::sqrt(r[in.a]);
+            break;
+        case code_of(Op::Table):
+            r[in.dst] = sym::table_value(tables[in.b], r[in.a]);
+            break;
+        case code_of(Op::TableSlope):
+            r[in.dst] = sym::table_slope(tables[in.b], r[in.a]);
             break;
         default:
             r[in.dst] = sym::apply_op(static_cast<Op>(in.code), r[in.a], r[in.b]);

@@ -36,6 +36,7 @@ struct Instruction {
 struct Program {
     std::vector<Instruction> code;
     std::vector<double> constants;
+    std::vector<sym::Table> tables;     // the tables the program looks up (Instruction::b of a lookup)
     std::vector<std::uint32_t> results; // the register holding each root's value
     std::uint32_t registers = 0;
 

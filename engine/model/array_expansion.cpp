@@ -149,6 +149,13 @@ class ArrayExpander {
                 return false;
             }
             if (line.text[i] != '[') continue;
+            if (is_volterra_bracket(line.text, i)) {
+                // int[.5]{...}: a Volterra integral's exponent, refused later with its own message
+                const std::size_t close = line.text.find(']', i);
+                if (close == std::string::npos) break;
+                i = close;
+                continue;
+            }
             Bracket b;
             b.open = i;
             std::size_t k = i + 1;
@@ -167,6 +174,11 @@ class ArrayExpander {
         return true;
     }
 
+    static bool is_volterra_bracket(const std::string& text, std::size_t open) {
+        if (open < 3 || !iequals(std::string_view(text).substr(open - 3, 3), "int")) return false;
+        return open == 3 || !is_name_char(text[open - 4]);
+    }
+
     // Expands one line outside a block: the line's range (if any) gives the values of j.
     void expand_line(const LogicalLine& line) {
         if (is_verbatim(trim(line.text)) || line.text.find_first_of("[]") == std::string::npos) {
@@ -175,6 +187,10 @@ class ArrayExpander {
         }
         std::vector<Bracket> brackets;
         if (!find_brackets(line, brackets)) return;
+        if (brackets.empty()) {
+            push(line);
+            return;
+        }
         std::optional<Range> range;
         for (const Bracket& b : brackets) {
             if (!b.is_range()) continue;
@@ -191,6 +207,11 @@ class ArrayExpander {
             }
             range = r;
         }
+        if (!range && !mentions_j(brackets)) {
+            // b100'=-flux[100]: XPPAUT replaces brackets of numbers on any line
+            substitute(line, brackets, 0);
+            return;
+        }
         if (!range) {
             sink_.error("E-array", line.pos(brackets.front().open),
                         "`[" + brackets.front().content +
@@ -201,6 +222,12 @@ class ArrayExpander {
         if (!check_length(*range, line.pos(brackets.front().open))) return;
         for (long k = 0; k < range->count() && !stopped_; ++k)
             if (!substitute(line, brackets, range->at(k))) return;
+    }
+
+    static bool mentions_j(const std::vector<Bracket>& brackets) {
+        for (const Bracket& b : brackets)
+            if (b.content.find_first_of("jJ") != std::string::npos) return true;
+        return false;
     }
 
     // Expands a %[lo..hi] ... % block; returns the index of the last line consumed.

@@ -10,7 +10,8 @@
 
 namespace bif::model::detail {
 
-enum class AstKind { Number, Name, Unary, Binary, Call, If };
+// Sum is XPPAUT's sum(lo,hi)of(body) (children: lo, hi, body); SumIndex is its index i' inside body.
+enum class AstKind { Number, Name, Unary, Binary, Call, If, Sum, SumIndex };
 
 enum class AstOp { None, Neg, Add, Sub, Mul, Div, Pow, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
 
@@ -22,7 +23,8 @@ struct AstNode {
     SourcePos where;           // the operator, name or number
     std::size_t token = 0;     // index of that token in the formula
     int depth = 1;             // height of the subtree: later stages walk trees recursively
-    std::vector<int> children; // Unary: 1, Binary: 2, Call: the arguments, If: condition, then, else
+    std::vector<int> children; // Unary: 1, Binary: 2, Call: the arguments, If: condition, then, else,
+                               // Sum: lo, hi, body
 };
 
 struct Ast {

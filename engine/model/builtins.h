@@ -14,7 +14,8 @@ struct BuiltinFunction {
 };
 
 // sin cos tan asin acos atan atan2 sinh cosh tanh exp ln log log10 sqrt abs heav sign flr mod
-// min max not, and the extensions ceil pow erf erfc. nullptr when the name is none of them.
+// min max not erf erfc lgamma besselj bessely, and the extensions ceil pow. nullptr when the name is none of
+// them.
 const BuiltinFunction* find_builtin(std::string_view lower_name);
 
 struct RefusedFunction {
@@ -23,10 +24,10 @@ struct RefusedFunction {
     const char* what; // "random numbers", ...
 };
 
-// XPPAUT functions that Bifscope does not support yet (delay, ran, normal, bessel*, shift, ...).
+// XPPAUT functions that Bifscope does not support yet (delay, ran, normal, besseli, besselk, del_shft).
 const RefusedFunction* find_refused_function(std::string_view lower_name);
 
-// Names that cannot be defined: t, pi, the function names above, and if/then/else.
+// Names that cannot be defined: t, pi, the function names above, if/then/else, sum and shift.
 bool is_reserved_name(std::string_view lower_name);
 
 } // namespace bif::model::detail

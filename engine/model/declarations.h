@@ -32,6 +32,28 @@ struct FunctionDeclaration {
     SourcePos where;
 };
 
+// `table name % npts xlo xhi formula(t)` or `table name file`.
+struct TableDeclaration {
+    std::string name; // as written
+    SourcePos where;
+    long points = 0; // formula tables
+    double xlo = 0.0;
+    double xhi = 0.0;
+    std::optional<Ast> formula;
+    std::string file; // file tables: the path as written (relative to the .ode file)
+    SourcePos file_where;
+};
+
+// `special name=kind(arguments)`: a network operator, its arguments as written (blanks removed).
+struct SpecialDeclaration {
+    std::string name;
+    SourcePos where;
+    std::string kind; // lower case: conv, sparse, mmult, fconv, fsparse, fmmult, ...
+    SourcePos kind_where;
+    std::vector<std::string> arguments;
+    std::vector<SourcePos> argument_where;
+};
+
 struct ResetDeclaration {
     std::string target; // as written
     std::optional<Ast> value;
@@ -47,7 +69,7 @@ struct EventDeclaration {
 };
 
 // The kinds of named definitions, for duplicate checks in file order.
-enum class DefinitionKind { State, Parameter, Number, Derived, Fixed, Aux, Function };
+enum class DefinitionKind { State, Parameter, Number, Derived, Fixed, Aux, Function, Table, Special };
 
 struct DefinitionRef {
     DefinitionKind kind;
@@ -63,6 +85,8 @@ struct Declarations {
     std::vector<FormulaDeclaration> fixed;
     std::vector<FormulaDeclaration> aux;
     std::vector<FunctionDeclaration> functions;
+    std::vector<TableDeclaration> tables;
+    std::vector<SpecialDeclaration> specials;
     std::vector<EventDeclaration> events;
     std::vector<Option> options;
     std::vector<ParameterSet> sets;

@@ -206,7 +206,8 @@ class Parser {
 
     /* primary = number | name | call | if | "(" expression ")"
        call    = name "(" [ expression { "," expression } ] ")"
-       if      = "if" "(" expression ")" "then" "(" expression ")" "else" "(" expression ")" */
+       if      = "if" "(" expression ")" "then" "(" expression ")" "else" "(" expression ")"
+       (sum and i' are read by name_or_call) */
     int primary() {
         if (failed_) return -1;
         const Token& t = peek();
@@ -236,10 +237,8 @@ class Parser {
         const std::string name = to_lower(t.text);
         const TokenKind next = peek(1).kind;
         if (name == "if" && next == TokenKind::LeftParen) return if_then_else();
-        if (name == "sum" && next == TokenKind::LeftParen) {
-            error("E-sum", pos_, "sum(...)of(...) is not supported by Bifscope yet");
-            return -1;
-        }
+        if (name == "sum" && next == TokenKind::LeftParen) return sum();
+        if (name == "i" && next == TokenKind::Prime) return sum_index();
         AstNode n = leaf(next == TokenKind::LeftParen ? AstKind::Call : AstKind::Name);
         ++pos_;
         if (n.kind == AstKind::Name) return ast_.add(std::move(n));
@@ -264,6 +263,42 @@ class Parser {
         keyword("else", "E-else", "`if(c)then(a)` must be followed by `else(b)`");
         n.children.push_back(parenthesised("else"));
         return failed_ ? -1 : add_checked(std::move(n));
+    }
+
+    /* sum = "sum" "(" expression "," expression ")" "of" "(" expression ")"      (XPPAUT cannot nest sums) */
+    int sum() {
+        AstNode n = leaf(AstKind::Sum);
+        if (in_sum_) {
+            error("E-sum", pos_, "sums cannot be nested (XPPAUT 6.11 refuses them too)");
+            return -1;
+        }
+        ++pos_;
+        const std::size_t open = pos_++;
+        n.children.push_back(expression());
+        if (!failed_ && peek().kind != TokenKind::Comma) {
+            error("E-sum", pos_, "a sum is written sum(lo,hi)of(formula in i')");
+            return -1;
+        }
+        ++pos_;
+        n.children.push_back(expression());
+        close_paren(open);
+        keyword("of", "E-sum", "`sum(lo,hi)` must be followed by `of(formula in i')`");
+        in_sum_ = true;
+        n.children.push_back(parenthesised("of"));
+        in_sum_ = false;
+        return failed_ ? -1 : add_checked(std::move(n));
+    }
+
+    /* sum_index = "i" "'"      (only inside the body of a sum) */
+    int sum_index() {
+        if (!in_sum_) {
+            error("E-sum", pos_, "i' is the index of sum(lo,hi)of(...) and means nothing outside one");
+            return -1;
+        }
+        AstNode n = leaf(AstKind::SumIndex);
+        n.text = "i'";
+        pos_ += 2;
+        return ast_.add(std::move(n));
     }
 
     void keyword(const char* word, const char* code, const char* message) {
@@ -412,6 +447,7 @@ class Parser {
     std::size_t pos_ = 0;
     int depth_ = 0;
     bool failed_ = false;
+    bool in_sum_ = false;
 };
 
 } // namespace

@@ -85,6 +85,13 @@ struct UserFunction {
     SourcePos where;
 };
 
+// `table name ...`: a tabulated function of one argument, its values in pool.table(index).
+struct TabulatedFunction {
+    std::string name;
+    std::uint32_t table = 0;
+    SourcePos where;
+};
+
 // `set name {a=1,x=0,dt=.25}`: kept as text pairs, applied on request.
 struct ParameterSet {
     std::string name;
@@ -109,6 +116,7 @@ struct Model {
     std::vector<NamedFormula> aux;
     std::vector<Event> events;
     std::vector<UserFunction> functions;
+    std::vector<TabulatedFunction> tables;
     std::vector<Option> options;
     std::vector<ParameterSet> sets;
     std::vector<std::string> comments; // `"` lines, active comments included, as text

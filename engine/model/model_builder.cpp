@@ -4,6 +4,7 @@
 #include "engine/model/expression_parser.h"
 #include "engine/model/function_graph.h"
 #include "engine/model/resolver.h"
+#include "engine/model/table_file.h"
 #include "engine/model/text.h"
 
 #include <algorithm>
@@ -20,10 +21,13 @@ class ModelBuilder {
     void run() {
         register_names();
         scope_.num_parameters = static_cast<std::uint32_t>(model_.parameters.size());
+        scope_.num_states = static_cast<std::uint32_t>(model_.states.size());
         resolver_.emplace(model_.pool, scope_, sink_);
         apply_initial_values();
         build_derived();
         check_functions();
+        build_tables();
+        build_networks();
         build_fixed();
         build_odes();
         build_aux();
@@ -58,6 +62,10 @@ class ModelBuilder {
             return {d_.aux[ref.index].name, d_.aux[ref.index].where, SymbolKind::Aux};
         case DefinitionKind::Function:
             return {d_.functions[ref.index].name, d_.functions[ref.index].where, SymbolKind::Function};
+        case DefinitionKind::Table:
+            return {d_.tables[ref.index].name, d_.tables[ref.index].where, SymbolKind::Table};
+        case DefinitionKind::Special:
+            return {d_.specials[ref.index].name, d_.specials[ref.index].where, SymbolKind::Network};
         }
         static const std::string none;
         return {none, {}, SymbolKind::State};
@@ -148,6 +156,15 @@ class ModelBuilder {
             index = static_cast<std::uint32_t>(aux_decl_.size());
             aux_decl_.push_back(ref.index);
             break;
+        case DefinitionKind::Table:
+            index = static_cast<std::uint32_t>(table_decl_.size());
+            table_decl_.push_back(ref.index);
+            scope_.tables.emplace_back();
+            break;
+        case DefinitionKind::Special:
+            index = static_cast<std::uint32_t>(special_decl_.size());
+            special_decl_.push_back(ref.index);
+            break;
         }
         scope_.define(lower, {n.kind, index, n.where});
     }
@@ -207,6 +224,74 @@ class ModelBuilder {
                     {f.name, f.arguments, d_.functions[function_decl_[i]].body, f.where});
             }
         }
+    }
+
+    // Tables in file order, each from its file or its formula at t = xlo + k dx. XPPAUT evaluates a
+    // formula table when the file is loaded and again whenever a parameter changes; Bifscope
+    // evaluates it once, from the file's parameter values, and says so where the formula uses any.
+    void build_tables() {
+        std::vector<double> p;
+        for (const Parameter& q : model_.parameters)
+            p.push_back(q.value);
+        for (const DerivedParameter& d : model_.derived)
+            p.push_back(model_.pool.evaluate(d.formula, nullptr, p.data(), 0.0));
+        for (std::size_t k = 0; k < table_decl_.size(); ++k) {
+            const TableDeclaration& t = d_.tables[table_decl_[k]];
+            std::optional<sym::Table> table = t.file.empty() ? formula_table(t, k, p) : file_table(t);
+            if (!table) continue;
+            const std::uint32_t id = model_.pool.add_table(std::move(*table));
+            scope_.tables[k] = id;
+            model_.tables.push_back({t.name, id, t.where});
+        }
+    }
+
+    std::optional<sym::Table> formula_table(const TableDeclaration& t, std::size_t k,
+                                            const std::vector<double>& p) {
+        if (!t.formula) return std::nullopt;
+        const auto node = resolver_->resolve(*t.formula, {FormulaContext::Kind::Table, k});
+        if (!node) return std::nullopt;
+        if (uses_parameters(*node)) {
+            sink_.warning("W-table-parameters", t.where,
+                          "table " + quoted(t.name) +
+                              " uses parameters: XPPAUT recomputes it when they change, Bifscope computes it "
+                              "once from the file's values (a study that varies them does not change it)");
+        }
+        sym::Table table;
+        table.xlo = t.xlo;
+        table.xhi = t.xhi;
+        const double dx = (t.xhi - t.xlo) / double(t.points - 1);
+        for (long i = 0; i < t.points; ++i)
+            table.y.push_back(model_.pool.evaluate(*node, nullptr, p.data(), dx * double(i) + t.xlo));
+        return table;
+    }
+
+    std::optional<sym::Table> file_table(const TableDeclaration& t) {
+        TableFile file = read_table_file(path_beside(model_.file, t.file));
+        if (!file.table) sink_.error("E-table", t.file_where, file.failure);
+        return std::move(file.table);
+    }
+
+    bool uses_parameters(sym::NodeId root) const {
+        std::vector<sym::NodeId> todo{root};
+        std::vector<char> seen(model_.pool.size(), 0);
+        while (!todo.empty()) {
+            const sym::Node& n = model_.pool.node(todo.back());
+            todo.pop_back();
+            if (n.op == sym::Op::Param) return true;
+            for (int i = 0; i < sym::arity(n.op); ++i)
+                if (!seen[n.args[i]]) {
+                    seen[n.args[i]] = 1;
+                    todo.push_back(n.args[i]);
+                }
+        }
+        return false;
+    }
+
+    void build_networks() {
+        std::vector<std::optional<Network>> networks;
+        for (std::size_t index : special_decl_)
+            networks.push_back(check_network(d_.specials[index], scope_, model_.pool, sink_));
+        resolver_->set_networks(std::move(networks));
     }
 
     void build_fixed() {
@@ -356,6 +441,8 @@ class ModelBuilder {
     std::vector<std::size_t> derived_decl_;  // derived index -> declaration
     std::vector<std::size_t> function_decl_; // scope function -> declaration
     std::vector<std::size_t> aux_decl_;      // registered aux -> declaration
+    std::vector<std::size_t> table_decl_;    // scope table -> declaration
+    std::vector<std::size_t> special_decl_;  // network -> declaration
 };
 
 } // namespace
@@ -367,6 +454,7 @@ void build_model(const Declarations& declarations, Model& model, DiagnosticSink&
 Scope scope_of(const Model& model) {
     Scope scope;
     scope.num_parameters = static_cast<std::uint32_t>(model.parameters.size());
+    scope.num_states = static_cast<std::uint32_t>(model.states.size());
     auto define = [&](const std::string& name, SymbolKind kind, std::size_t index, SourcePos where) {
         scope.define(to_lower(name), {kind, static_cast<std::uint32_t>(index), where});
     };
@@ -395,6 +483,10 @@ Scope scope_of(const Model& model) {
         if (ast) parsed = &scope.owned_asts.emplace_back(std::move(*ast));
         scope.functions.push_back({f.name, f.arguments, parsed, f.where});
         define(f.name, SymbolKind::Function, i, f.where);
+    }
+    for (std::size_t i = 0; i < model.tables.size(); ++i) {
+        scope.tables.emplace_back(model.tables[i].table);
+        define(model.tables[i].name, SymbolKind::Table, i, model.tables[i].where);
     }
     for (std::size_t i = 0; i < model.aux.size(); ++i)
         define(model.aux[i].name, SymbolKind::Aux, i, model.aux[i].where);

@@ -15,7 +15,7 @@ bool same_shape(const AstNode& a, const AstNode& b) {
 std::string render_operand(const Ast& ast, int node) {
     const AstNode& n = ast.at(node);
     const bool atomic = n.kind == AstKind::Number || n.kind == AstKind::Name || n.kind == AstKind::Call ||
-                        n.kind == AstKind::If;
+                        n.kind == AstKind::If || n.kind == AstKind::Sum || n.kind == AstKind::SumIndex;
     const std::string text = render(ast, node);
     return atomic ? text : "(" + text + ")";
 }
@@ -84,6 +84,11 @@ std::string render(const Ast& ast, int node) {
     case AstKind::If:
         return "if(" + render(ast, n.children[0]) + ")then(" + render(ast, n.children[1]) + ")else(" +
                render(ast, n.children[2]) + ")";
+    case AstKind::Sum:
+        return "sum(" + render(ast, n.children[0]) + "," + render(ast, n.children[1]) + ")of(" +
+               render(ast, n.children[2]) + ")";
+    case AstKind::SumIndex:
+        return "i'";
     }
     return {};
 }

@@ -3,6 +3,8 @@
 #include "engine/model/builtins.h"
 #include "engine/model/text.h"
 
+#include <algorithm>
+#include <cmath>
 #include <numbers>
 
 namespace bif::model::detail {
@@ -148,8 +150,131 @@ sym::NodeId Resolver::node(const Ast& ast, int index) {
     }
     case AstKind::Call:
         return call(ast, n);
+    case AstKind::Sum:
+        return sum(ast, n);
+    case AstKind::SumIndex:
+        return sum_index(n);
     }
     return failed();
+}
+
+// A formula that must fold to a number (sum bounds, shift offsets), truncated toward zero as
+// XPPAUT's (int) does.
+std::optional<long> Resolver::integer_constant(const Ast& ast, int index, const char* code,
+                                               const char* what) {
+    const sym::NodeId id = node(ast, index);
+    if (failed_) return std::nullopt;
+    const sym::Node& value = pool_.node(id);
+    if (value.op != sym::Op::Constant || !(std::fabs(value.value) < 1e9)) {
+        error(code, ast.at(index).where,
+              std::string(what) + " must be a number here (a formula of numbers and i'), not one that "
+                                  "depends on parameters, states or time");
+        return std::nullopt;
+    }
+    return static_cast<long>(value.value);
+}
+
+// sum(lo,hi)of(body) = body(lo) + ... + body(hi), added in that order as XPPAUT adds them.
+sym::NodeId Resolver::sum(const Ast& ast, const AstNode& n) {
+    const auto lo = integer_constant(ast, n.children[0], "E-sum", "the lower bound of a sum");
+    const auto hi = integer_constant(ast, n.children[1], "E-sum", "the upper bound of a sum");
+    if (!lo || !hi) return failed();
+    if (*hi - *lo >= kMaxSumTerms) {
+        return error("E-sum", n.where,
+                     "this sum has " + std::to_string(*hi - *lo + 1) + " terms; at most " +
+                         std::to_string(kMaxSumTerms) + " are supported");
+    }
+    sum_terms_ += std::max(0L, *hi - *lo + 1);
+    if (sum_terms_ > kMaxAllSumTerms) {
+        return error("E-sum", n.where,
+                     "the sums of this file unroll to more than " + std::to_string(kMaxAllSumTerms) +
+                         " terms");
+    }
+    sym::NodeId total = pool_.constant(0.0);
+    for (long i = *lo; i <= *hi && !failed_; ++i) {
+        sum_indices_.push_back(i);
+        const sym::NodeId term = node(ast, n.children[2]);
+        sum_indices_.pop_back();
+        total = checked(pool_.binary(sym::Op::Add, total, term), n);
+    }
+    return failed_ ? failed() : total;
+}
+
+sym::NodeId Resolver::sum_index(const AstNode& n) {
+    if (sum_indices_.empty())
+        return error("E-sum", n.where, "i' is the index of sum(lo,hi)of(...) and means nothing outside one");
+    return pool_.constant(static_cast<double>(sum_indices_.back()));
+}
+
+// shift(x,k): the variable k places after x in XPPAUT's list of variables (the states in file
+// order, then the fixed variables in file order); k must be a number once sums are unrolled.
+sym::NodeId Resolver::shift(const Ast& ast, const AstNode& n) {
+    if (n.children.size() != 2)
+        return error("E-arity", n.where, "`shift` takes 2 arguments, shift(variable,offset)");
+    const AstNode& base = ast.at(n.children[0]);
+    const Symbol* s = base.kind == AstKind::Name ? scope_.find(to_lower(base.text)) : nullptr;
+    if (!s || (s->kind != SymbolKind::State && s->kind != SymbolKind::Fixed)) {
+        return error("E-shift", base.where,
+                     "the first argument of shift() must be the name of a state or fixed variable");
+    }
+    const auto offset = integer_constant(ast, n.children[1], "E-shift", "the offset of shift()");
+    if (!offset) return failed();
+    const long position = *variable_position(scope_, to_lower(base.text)) + *offset;
+    if (position < 0 || position >= variable_count(scope_)) {
+        return error("E-shift", n.where,
+                     "shift(" + base.text + "," + std::to_string(*offset) +
+                         ") is outside the list of state and fixed variables");
+    }
+    return variable_at(position, base);
+}
+
+// The variable at a position of XPPAUT's list (states, then fixed variables); position is valid.
+sym::NodeId Resolver::variable_at(long position, const AstNode& n) {
+    const bool state = position < long(scope_.num_states);
+    const auto index = static_cast<std::uint32_t>(state ? position : position - long(scope_.num_states));
+    const SourcePos where = state ? SourcePos{} : scope_.fixed[index].where;
+    return symbol(Symbol{state ? SymbolKind::State : SymbolKind::Fixed, index, where}, n);
+}
+
+void Resolver::set_networks(std::vector<std::optional<Network>> networks) {
+    networks_ = std::move(networks);
+}
+
+// z(i) of `special z=...`: XPPAUT's network_value takes (int)i and gives 0 outside 0..n-1.
+sym::NodeId Resolver::network(std::uint32_t index, const std::vector<sym::NodeId>& args, const AstNode& n) {
+    if (args.size() != 1) {
+        return error("E-arity", n.where,
+                     "network " + quoted(n.text) + " takes 1 argument, not " + std::to_string(args.size()));
+    }
+    if (failed_ || index >= networks_.size() || !networks_[index]) return failed();
+    const sym::Node& arg = pool_.node(args[0]);
+    if (arg.op != sym::Op::Constant) {
+        return error("E-special", n.where,
+                     "the argument of network " + quoted(n.text) +
+                         " must be a number, such as z([j]) on an array line; Bifscope unrolls networks");
+    }
+    if (!(arg.value > -1.0 && arg.value < double(networks_[index]->outputs))) return pool_.constant(0.0);
+    const long i = static_cast<long>(arg.value);
+    if (auto it = network_outputs_.find({index, i}); it != network_outputs_.end()) return it->second;
+    // Networks are evaluated after all fixed variables (my_rhs.c): no stale-value warnings apply.
+    const FormulaContext saved = context_;
+    if (context_.kind == FormulaContext::Kind::Fixed) context_ = {};
+    const sym::NodeId value = network_output(*networks_[index], i, n);
+    context_ = saved;
+    if (!failed_) network_outputs_.emplace(std::pair(index, i), value);
+    return value;
+}
+
+sym::NodeId Resolver::network_output(const Network& net, long i, const AstNode& n) {
+    sym::NodeId total = pool_.constant(0.0);
+    for (const NetworkTerm& term : network_terms(net, i)) {
+        sym::NodeId x = variable_at(term.input, n);
+        if (net.function) x = user_function(*net.function, {x, variable_at(term.self, n)}, n);
+        if (failed_) return failed();
+        total = checked(
+            pool_.binary(sym::Op::Add, total, pool_.binary(sym::Op::Mul, pool_.constant(term.weight), x)), n);
+    }
+    return total;
 }
 
 sym::NodeId Resolver::name(const AstNode& n) {
@@ -191,6 +316,11 @@ sym::NodeId Resolver::symbol(const Symbol& s, const AstNode& n) {
     switch (s.kind) {
     case SymbolKind::State:
     case SymbolKind::Fixed:
+        if (context_.kind == FormulaContext::Kind::Table) {
+            return error("E-table", n.where,
+                         "a table's formula may use t, parameters and numbers, not the " +
+                             std::string(symbol_kind_name(s.kind)) + " " + quoted(n.text));
+        }
         if (derived) {
             return error(
                 "E-derived-state", n.where,
@@ -222,7 +352,10 @@ sym::NodeId Resolver::symbol(const Symbol& s, const AstNode& n) {
     case SymbolKind::Number:
         return pool_.constant(scope_.numbers[s.index]);
     case SymbolKind::Function:
-        return error("E-unknown-name", n.where, quoted(n.text) + " is a function; call it with arguments");
+    case SymbolKind::Table:
+    case SymbolKind::Network:
+        return error("E-unknown-name", n.where,
+                     quoted(n.text) + " is a " + symbol_kind_name(s.kind) + "; call it with arguments");
     case SymbolKind::Aux:
         break;
     }
@@ -231,6 +364,7 @@ sym::NodeId Resolver::symbol(const Symbol& s, const AstNode& n) {
 
 sym::NodeId Resolver::call(const Ast& ast, const AstNode& n) {
     const std::string lower = to_lower(n.text);
+    if (lower == "shift") return shift(ast, n);
     if (const RefusedFunction* r = find_refused_function(lower)) {
         return error(r->code, n.where,
                      std::string(r->what) + " (" + n.text + ") are not supported by Bifscope yet");
@@ -249,11 +383,29 @@ sym::NodeId Resolver::call(const Ast& ast, const AstNode& n) {
     }
     const Symbol* s = scope_.find(lower);
     if (s && s->kind == SymbolKind::Function) return user_function(s->index, std::move(args), n);
+    if (s && s->kind == SymbolKind::Table) return table(s->index, args, n);
+    if (s && s->kind == SymbolKind::Network) return network(s->index, args, n);
     if (s || scope_.find_aux(lower)) {
         const char* kind = s ? symbol_kind_name(s->kind) : "aux quantity";
         return error("E-not-a-function", n.where, quoted(n.text) + " is a " + kind + ", not a function");
     }
     return error("E-unknown-function", n.where, "unknown function " + quoted(n.text));
+}
+
+sym::NodeId Resolver::table(std::uint32_t index, const std::vector<sym::NodeId>& args, const AstNode& n) {
+    if (args.size() != 1) {
+        return error("E-arity", n.where,
+                     "table " + quoted(n.text) + " takes 1 argument, not " + std::to_string(args.size()));
+    }
+    if (failed_) return failed();
+    const std::optional<std::uint32_t> pool_table = scope_.tables[index];
+    if (!pool_table) {
+        return error("E-table", n.where,
+                     "table " + quoted(n.text) +
+                         " is defined later (or has errors); a table's formula may use "
+                         "only tables defined before it");
+    }
+    return checked(pool_.table_lookup(*pool_table, args[0]), n);
 }
 
 sym::NodeId Resolver::user_function(std::size_t index, std::vector<sym::NodeId> args, const AstNode& n) {

@@ -18,6 +18,10 @@ const char* symbol_kind_name(SymbolKind kind) {
         return "function";
     case SymbolKind::Aux:
         return "aux quantity";
+    case SymbolKind::Table:
+        return "table";
+    case SymbolKind::Network:
+        return "network";
     }
     return "name";
 }

@@ -13,7 +13,7 @@
 
 namespace bif::model::detail {
 
-enum class SymbolKind { State, Parameter, Derived, Number, Fixed, Function, Aux };
+enum class SymbolKind { State, Parameter, Derived, Number, Fixed, Function, Aux, Table, Network };
 
 const char* symbol_kind_name(SymbolKind kind); // "state variable", "parameter", ...
 
@@ -49,10 +49,12 @@ class Scope {
     const Symbol* find_aux(const std::string& lower) const;
 
     std::uint32_t num_parameters = 0;
+    std::uint32_t num_states = 0; // shift() counts over the states, then the fixed variables
     std::vector<double> numbers;
     std::vector<FixedVariable> fixed;
     std::vector<UserFunctionEntry> functions;
-    std::deque<Ast> owned_asts; // bodies parsed for parse_expression (stable addresses)
+    std::vector<std::optional<std::uint32_t>> tables; // pool table of each table, once built
+    std::deque<Ast> owned_asts;                       // bodies parsed for parse_expression (stable addresses)
 
   private:
     std::unordered_map<std::string, Symbol> names_;

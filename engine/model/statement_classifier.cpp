@@ -24,9 +24,7 @@ struct RefusedCommand {
 constexpr RefusedCommand kRefusedCommands[] = {
     {"gr", "E-group", "`group` is not supported by Bifscope yet"},
     {"so", "E-dae", "algebraic constraints (`solv`, DAEs) are not supported by Bifscope yet"},
-    {"sp", "E-special", "`special` (network sums and convolutions) is not supported by Bifscope yet"},
     {"w", "E-wiener", "`wiener` noise (stochastic equations) is not supported by Bifscope yet"},
-    {"ta", "E-table", "`table` is not supported by Bifscope yet"},
     {"ma", "E-markov", "`markov` variables are not supported by Bifscope yet"},
     {"b", "E-bvp", "boundary-value problems (`bdry`) are not supported by Bifscope yet"},
     {"ve", "E-vector", "`vector` is not supported by Bifscope yet"},
@@ -228,6 +226,8 @@ class Classifier {
             return;
         }
         if (istarts_with(word, "se")) return read_set(line, end, out_, sink_);
+        if (istarts_with(word, "ta")) return read_table(line, end, out_, sink_);
+        if (istarts_with(word, "sp")) return read_special(line, end, out_, sink_);
         for (const RefusedCommand& r : kRefusedCommands) {
             if (istarts_with(word, r.prefix)) {
                 sink_.error(r.code, where, r.message);

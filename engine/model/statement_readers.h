@@ -27,6 +27,12 @@ void read_global(const LogicalLine& line, std::size_t begin, Declarations& out, 
 // `@ name=value, name=value`; begin is the offset of `@`.
 void read_options(const LogicalLine& line, std::size_t at, Declarations& out, DiagnosticSink& sink);
 
+// `table name % npts xlo xhi formula` (also `tabular`), `table name filename`.
+void read_table(const LogicalLine& line, std::size_t begin, Declarations& out, DiagnosticSink& sink);
+
+// `special name=conv(type,n,ncon,w,root)` and the other network operators.
+void read_special(const LogicalLine& line, std::size_t begin, Declarations& out, DiagnosticSink& sink);
+
 // `set name {a=1,x=0,dt=.25}`.
 void read_set(const LogicalLine& line, std::size_t begin, Declarations& out, DiagnosticSink& sink);
 

@@ -6,6 +6,38 @@
 
 namespace bif::sym {
 
+// The digamma function psi(x) = lgamma'(x) as a formula: for x >= 1/2 the recurrence
+// psi(x) = psi(x+6) - sum_{k<6} 1/(x+k) and the asymptotic series at z = x+6 >= 6.5,
+//   psi(z) ~ ln z - 1/(2z) - 1/(12z^2) + 1/(120z^4) - 1/(252z^6) + 1/(240z^8) - 1/(132z^10) + 691/(32760z^12)
+// (Abramowitz & Stegun 6.3.18; the first omitted term is below 4e-13), and below 1/2 the reflection
+// psi(x) = psi(1-x) - pi / tan(pi x) (A&S 6.3.7). Its derivatives follow by the rules here.
+namespace {
+
+NodeId digamma(ExprPool& pool, NodeId x) {
+    auto c = [&](double v) { return pool.constant(v); };
+    auto binary = [&](Op op, NodeId a, NodeId b) { return pool.binary(op, a, b); };
+    auto positive = [&](NodeId y) {
+        const NodeId z = binary(Op::Add, y, c(6.0));
+        const NodeId w = binary(Op::Div, c(1.0), binary(Op::Mul, z, z)); // 1/z^2
+        // ((((( 691/32760 w - 1/132) w + 1/240) w - 1/252) w + 1/120) w - 1/12) w
+        NodeId series = c(691.0 / 32760.0);
+        for (const double coefficient : {-1.0 / 132.0, 1.0 / 240.0, -1.0 / 252.0, 1.0 / 120.0, -1.0 / 12.0})
+            series = binary(Op::Add, binary(Op::Mul, series, w), c(coefficient));
+        series = binary(Op::Mul, series, w);
+        NodeId psi = binary(Op::Sub, pool.unary(Op::Log, z), binary(Op::Div, c(0.5), z));
+        psi = binary(Op::Add, psi, series);
+        for (int k = 0; k < 6; ++k)
+            psi = binary(Op::Sub, psi, binary(Op::Div, c(1.0), binary(Op::Add, y, c(double(k)))));
+        return psi;
+    };
+    const NodeId pi_x = binary(Op::Mul, c(std::numbers::pi), x);
+    const NodeId reflected = binary(Op::Sub, positive(binary(Op::Sub, c(1.0), x)),
+                                    binary(Op::Div, c(std::numbers::pi), pool.unary(Op::Tan, pi_x)));
+    return pool.if_then_else(binary(Op::Lt, x, c(0.5)), reflected, positive(x));
+}
+
+} // namespace
+
 NodeId ExprPool::derivative(NodeId e, NodeId var) {
     const Op var_op = nodes_[var].op;
     if (var_op != Op::State && var_op != Op::Param && var_op != Op::Time) {
@@ -132,6 +164,24 @@ NodeId ExprPool::derivative(NodeId e, NodeId var) {
     case Op::Erfc:
         out = neg(mul(mul(c(std::numbers::inv_sqrtpi * 2.0), fn(Op::Exp, neg(mul(a, a)))), d(a)));
         break;
+    // lgamma' = digamma, which no back end has as a function: written out (digamma below)
+    case Op::LGamma:
+        out = mul(digamma(*this, a), d(a));
+        break;
+    // the interpolant's derivative: the slope of its segment (piecewise constant, so no further terms)
+    case Op::Table:
+        out = mul(make(Op::TableSlope, {a}, n.index), d(a));
+        break;
+    case Op::TableSlope:
+        break;
+    // J_k' = (J_{k-1} - J_{k+1}) / 2 with k the truncated order sign(n) flr(|n|), as XPPAUT
+    // truncates it; the same for Y_k. The order itself is piecewise constant.
+    case Op::BesselJ:
+    case Op::BesselY: {
+        const NodeId k = mul(fn(Op::Sign, a), fn(Op::Floor, fn(Op::Abs, a)));
+        out = mul(mul(c(0.5), sub(binary(n.op, sub(k, c(1.0)), b), binary(n.op, add(k, c(1.0)), b))), d(b));
+        break;
+    }
     // atan2(a, b)' = (b a' - a b') / (a^2 + b^2)
     case Op::Atan2:
         out = div(sub(mul(b, d(a)), mul(a, d(b))), add(mul(a, a), mul(b, b)));

@@ -32,6 +32,8 @@ int arity(Op op) {
     case Op::Mod:
     case Op::Min:
     case Op::Max:
+    case Op::BesselJ:
+    case Op::BesselY:
         return 2;
     case Op::IfThenElse:
         return 3;
@@ -122,6 +124,16 @@ const char* spelling(Op op) {
         return "erf";
     case Op::Erfc:
         return "erfc";
+    case Op::LGamma:
+        return "lgamma";
+    case Op::Table:
+        return "table";
+    case Op::TableSlope:
+        return "table_slope";
+    case Op::BesselJ:
+        return "besselj";
+    case Op::BesselY:
+        return "bessely";
     case Op::Atan2:
         return "atan2";
     case Op::Mod:
@@ -203,9 +215,14 @@ constexpr NodeId kNotFolded = 0xffffffffu;
 
 // Local simplification of op(args) whose arguments are already simplified; kNotFolded when the
 // node has to be built as it is.
-NodeId ExprPool::fold(Op op, const NodeId* args) {
+NodeId ExprPool::fold(Op op, const NodeId* args, std::uint32_t index) {
     const int k = arity(op);
     const Node a = nodes_[args[0]]; // a copy: building nodes below may grow nodes_
+    if (op == Op::Table || op == Op::TableSlope) {
+        if (a.op != Op::Constant) return kNotFolded;
+        const Table& t = tables_.at(index);
+        return constant(op == Op::Table ? table_value(t, a.value) : table_slope(t, a.value));
+    }
     if (op == Op::IfThenElse) {
         if (a.op == Op::Constant) return a.value != 0.0 ? args[1] : args[2];
         if (args[1] == args[2]) return args[1];
@@ -258,7 +275,7 @@ NodeId ExprPool::fold(Op op, const NodeId* args) {
     return kNotFolded;
 }
 
-NodeId ExprPool::make(Op op, const std::vector<NodeId>& args) {
+NodeId ExprPool::make(Op op, const std::vector<NodeId>& args, std::uint32_t index) {
     const int k = arity(op);
     if (k == 0 || static_cast<int>(args.size()) != k) {
         throw std::invalid_argument(std::string("ExprPool::make: wrong argument count for ") + spelling(op));
@@ -266,13 +283,25 @@ NodeId ExprPool::make(Op op, const std::vector<NodeId>& args) {
     for (NodeId a : args) {
         if (a >= nodes_.size()) throw std::out_of_range("ExprPool::make: unknown node");
     }
-    NodeId folded = fold(op, args.data());
+    const bool tabulated = op == Op::Table || op == Op::TableSlope;
+    if (tabulated && index >= tables_.size()) throw std::out_of_range("ExprPool::make: unknown table");
+    NodeId folded = fold(op, args.data(), index);
     if (folded != kNotFolded) return folded;
     Node n;
     n.op = op;
+    n.index = tabulated ? index : 0;
     for (int i = 0; i < k; ++i)
         n.args[i] = args[i];
     return intern(n);
+}
+
+std::uint32_t ExprPool::add_table(Table table) {
+    if (table.y.size() < 2 || !(table.xlo < table.xhi))
+        throw std::invalid_argument("ExprPool::add_table: a table needs two points and xlo < xhi");
+    for (std::size_t i = 0; i < tables_.size(); ++i)
+        if (tables_[i] == table) return static_cast<std::uint32_t>(i);
+    tables_.push_back(std::move(table));
+    return static_cast<std::uint32_t>(tables_.size() - 1);
 }
 
 NodeId ExprPool::unary(Op op, NodeId a) {

@@ -13,6 +13,8 @@
 // first, then derived ones) and time t. Names stay in the model (engine/model/model.h).
 #pragma once
 
+#include "engine/symbolic/table.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -68,11 +70,16 @@ enum class Op : std::uint8_t {
     Ceil,
     Erf,
     Erfc,
+    LGamma,     // log |Gamma(x)|
+    Table,      // the tabulated function `index` (ExprPool::table) at the argument
+    TableSlope, // its derivative: the slope of the segment in use
     // functions of two arguments
     Atan2,
     Mod, // a - b*floor(a/b): result in [0, b) for b > 0 (XPPAUT's mod)
     Min,
     Max,
+    BesselJ, // XPPAUT's besselj(n, x) = J_n(x), the order truncated to an integer
+    BesselY, // bessely(n, x) = Y_n(x), likewise
 };
 
 // Number of arguments an operation takes (0 for leaves).
@@ -88,7 +95,7 @@ struct Node {
 };
 
 class ExprPool {
-public:
+  public:
     ExprPool();
 
     NodeId constant(double value);
@@ -99,8 +106,13 @@ public:
     NodeId unary(Op op, NodeId a);
     NodeId binary(Op op, NodeId a, NodeId b);
     NodeId if_then_else(NodeId condition, NodeId then_value, NodeId else_value);
-    // Any operation by arity; args.size() must equal arity(op).
-    NodeId make(Op op, const std::vector<NodeId>& args);
+    // Any operation by arity; args.size() must equal arity(op). Table operations need `index`.
+    NodeId make(Op op, const std::vector<NodeId>& args, std::uint32_t index = 0);
+    // Tables are stored once in the pool; a lookup node refers to one by index.
+    std::uint32_t add_table(Table table);
+    const Table& table(std::uint32_t index) const { return tables_.at(index); }
+    std::size_t table_count() const { return tables_.size(); }
+    NodeId table_lookup(std::uint32_t table, NodeId x) { return make(Op::Table, {x}, table); }
 
     const Node& node(NodeId id) const { return nodes_[id]; }
     std::size_t size() const { return nodes_.size(); }
@@ -125,7 +137,7 @@ public:
     // Fully parenthesised infix text with y[i], p[i], t; for debugging and test messages.
     std::string to_string(NodeId e) const;
 
-private:
+  private:
     struct Key {
         Op op;
         std::uint32_t index;
@@ -137,9 +149,10 @@ private:
         std::size_t operator()(const Key& k) const;
     };
     NodeId intern(const Node& n);
-    NodeId fold(Op op, const NodeId* args);
+    NodeId fold(Op op, const NodeId* args, std::uint32_t index);
 
     std::vector<Node> nodes_;
+    std::vector<Table> tables_;
     std::unordered_map<Key, NodeId, KeyHash> index_;
     std::unordered_map<std::uint64_t, NodeId> derivative_cache_;
 };
@@ -155,8 +168,9 @@ NodeId ExprPool::substitute(NodeId e, F&& map_leaf) {
             if (auto r = map_leaf(n); r) out = *r;
         } else if (int k = arity(n.op); k > 0) {
             std::vector<NodeId> args(n.args, n.args + k);
-            for (auto& a : args) a = self(self, a);
-            out = make(n.op, args);
+            for (auto& a : args)
+                a = self(self, a);
+            out = make(n.op, args, n.index);
         }
         done.emplace(id, out);
         return out;

@@ -21,6 +21,10 @@ double ExprPool::evaluate(NodeId e, const double* y, const double* p, double t) 
     case Op::IfThenElse:
         return evaluate(n.args[0], y, p, t) != 0.0 ? evaluate(n.args[1], y, p, t)
                                                    : evaluate(n.args[2], y, p, t);
+    case Op::Table:
+        return table_value(tables_.at(n.index), evaluate(n.args[0], y, p, t));
+    case Op::TableSlope:
+        return table_slope(tables_.at(n.index), evaluate(n.args[0], y, p, t));
     default:
         break;
     }
@@ -83,6 +87,7 @@ std::string ExprPool::to_string(NodeId e) const {
         break;
     }
     std::string out = std::string(spelling(n.op)) + "(";
+    if (n.op == Op::Table || n.op == Op::TableSlope) out += std::to_string(n.index) + ", ";
     for (int i = 0; i < arity(n.op); ++i) {
         if (i > 0) out += ", ";
         out += to_string(n.args[i]);

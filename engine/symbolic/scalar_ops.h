@@ -13,7 +13,13 @@ inline double truth_value(bool c) {
     return c ? 1.0 : 0.0;
 }
 
-// Value of a pure operation (everything except leaves and IfThenElse) on its argument values;
+// Bessel orders are truncated to int as XPPAUT does; beyond this the cast would be undefined.
+inline bool bessel_order_ok(double n) {
+    return std::fabs(n) < 1e6;
+}
+
+// Value of a pure operation (everything except leaves, IfThenElse and the table lookups, which need
+// the pool's tables) on its argument values;
 // unary operations ignore b.
 inline double apply_op(Op op, double a, double b) {
     switch (op) {
@@ -87,6 +93,12 @@ inline double apply_op(Op op, double a, double b) {
         return std::erf(a);
     case Op::Erfc:
         return std::erfc(a);
+    case Op::LGamma:
+        return std::lgamma(a);
+    case Op::BesselJ:
+        return bessel_order_ok(a) ? ::jn(static_cast<int>(a), b) : std::nan("");
+    case Op::BesselY:
+        return bessel_order_ok(a) ? ::yn(static_cast<int>(a), b) : std::nan("");
     case Op::Atan2:
         return std::atan2(a, b);
     case Op::Mod:

@@ -90,6 +90,7 @@ BIF_MATH1(floor, floorf, floor)
 BIF_MATH1(ceil, ceilf, ceil)
 BIF_MATH1T(erf, erff, erf)
 BIF_MATH1T(erfc, erfcf, erfc)
+BIF_MATH1T(lgamma, lgammaf, lgamma)
 BIF_MATH2T(atan2, atan2f, atan2)
 BIF_MATH2T(pow, powf, pow)
 BIF_MATH2(fmin, fminf, fmin)
@@ -111,5 +112,44 @@ template <class Real>
 BIF_HD BIF_FORCEINLINE Real truth(bool c) { return c ? Real(1) : Real(0); }
 template <class Real>
 BIF_HD BIF_FORCEINLINE bool is_finite(Real x) { return x - x == Real(0); }
+
+// XPPAUT's besselj(n, x) and bessely(n, x): J_n and Y_n with the order truncated to an integer (NaN
+// where the order is beyond |n| < 1e6, where the cast to int would be undefined).
+template <class Real>
+BIF_HD BIF_FORCEINLINE bool bessel_order_ok(Real n) { return n < Real(1e6) && n > Real(-1e6); }
+BIF_HD inline double besselj(double n, double x) {
+    return bessel_order_ok(n) ? ::jn(int(n), x) : (n - n) / (n - n);
+}
+BIF_HD inline float besselj(float n, float x) {
+    return bessel_order_ok(n) ? ::jnf(int(n), x) : (n - n) / (n - n);
+}
+BIF_HD inline double bessely(double n, double x) {
+    return bessel_order_ok(n) ? ::yn(int(n), x) : (n - n) / (n - n);
+}
+BIF_HD inline float bessely(float n, float x) {
+    return bessel_order_ok(n) ? ::ynf(int(n), x) : (n - n) / (n - n);
+}
+
+// XPPAUT's `table` lookup (tabular.c): y at xlo + k dx, k < n; the segment is (int)((x-xlo)/dx),
+// truncated toward zero, and the end segments extend linearly beyond [xlo, xhi].
+// engine/symbolic/table.h computes the same on the host.
+template <class Real>
+BIF_HD inline Real table_lookup(const Real* y, int n, Real xlo, Real xhi, Real dx, Real x) {
+    const Real s = (x - xlo) / dx;
+    if (!(s == s)) return s;
+    if (s <= Real(-1)) return y[0] + (y[1] - y[0]) * (x - xlo) / dx;
+    if (s >= Real(n - 1)) return y[n - 1] + (y[n - 1] - y[n - 2]) * (x - xhi) / dx;
+    const int i = int(s);
+    return y[i] + (y[i + 1] - y[i]) * (x - (dx * Real(i) + xlo)) / dx;
+}
+
+// d/dx of table_lookup: the slope of the segment in use.
+template <class Real>
+BIF_HD inline Real table_slope(const Real* y, int n, Real xlo, Real dx, Real x) {
+    const Real s = (x - xlo) / dx;
+    if (!(s == s)) return s;
+    const int i = s <= Real(-1) ? 0 : (s >= Real(n - 1) ? n - 2 : int(s));
+    return (y[i + 1] - y[i]) / dx;
+}
 
 } // namespace bif::m

@@ -128,3 +128,33 @@ TEST_CASE("the ensemble kernel compiles through NVRTC for every program and meth
         }
     }
 }
+
+// The language features whose generated code holds more than formulas: tables (constant arrays in
+// a function of the model struct), besselj/bessely/lgamma, unrolled sums and networks.
+TEST_CASE("models with tables, sums, networks and Bessel functions compile through NVRTC",
+          "[cuda][nvrtc][models]") {
+    const ModuleCompiler compiler(ModuleCache::disabled());
+    const Target target = compiler.oldest_virtual_target();
+    for (const char* name : {"tables_sums_networks.ode", "special_functions.ode"}) {
+        INFO(name);
+        const auto parsed =
+            bif::model::load_model_file(std::string(BIFSCOPE_SOURCE_DIR) + "/tests/codegen/models/" + name);
+        REQUIRE(parsed.model.has_value());
+        for (const auto precision : {bif::codegen::Precision::Float, bif::codegen::Precision::Double}) {
+            bif::codegen::Request request;
+            request.model = &*parsed.model;
+            request.precision = precision;
+            request.type_name = "BifModel";
+            try {
+                const CompiledModule module = compiler.compile(
+                    contract_request(bif::codegen::generate_source(request), "BifModel"), target);
+                CHECK(module.image().find(".entry " + module.lowered_name("contract_kernel<BifModel>")) !=
+                      std::string::npos);
+                if (precision == bif::codegen::Precision::Float)
+                    CHECK(module.image().find("cvt.f64.f32") == std::string::npos);
+            } catch (const CompileError& error) {
+                FAIL(error.what());
+            }
+        }
+    }
+}

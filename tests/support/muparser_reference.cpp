@@ -54,6 +54,17 @@ double xpp_erfc(double x) {
     return std::erfc(x);
 }
 
+// XPPAUT's Bessel functions truncate the order to an integer.
+double xpp_besselj(double n, double x) {
+    return ::jn(static_cast<int>(n), x);
+}
+double xpp_bessely(double n, double x) {
+    return ::yn(static_cast<int>(n), x);
+}
+double xpp_lgamma(double x) {
+    return std::lgamma(x);
+}
+
 void define_builtins(mu::Parser& parser) {
     parser.DefineFun("heav", xpp_heav);
     parser.DefineFun("sign", xpp_sign);
@@ -65,6 +76,9 @@ void define_builtins(mu::Parser& parser) {
     parser.DefineFun("pow", xpp_pow);
     parser.DefineFun("erf", xpp_erf);
     parser.DefineFun("erfc", xpp_erfc);
+    parser.DefineFun("besselj", xpp_besselj);
+    parser.DefineFun("bessely", xpp_bessely);
+    parser.DefineFun("lgamma", xpp_lgamma);
     parser.DefineConst("pi", std::numbers::pi);
 }
 

@@ -5,7 +5,7 @@
 //   &  |                 -> &&  ||
 //   log(  ln(            -> ln(   (both natural logarithms in XPPAUT)
 // Everything else is already valid muparser text; the XPPAUT functions muparser lacks (heav,
-// sign with sign(0)=0, flr, mod, atan2, not, ceil, pow, erf, erfc) and the constant pi are defined
+// sign with sign(0)=0, flr, mod, atan2, not, ceil, pow, erf, erfc, besselj, bessely, lgamma) and the constant pi are defined
 // on the parser by muparser_reference.cpp. XPPAUT's own operator precedence (comparisons binding
 // like ^, left-associative ^) is NOT emulated: models checked with this reference must
 // parenthesise comparisons and powers, as the bundled models do.

@@ -58,6 +58,30 @@ Row binary_row(
         lo, hi, [valid_uv](double x, double w) { return valid_uv(u_of(x, w), v_of(x, w)); }};
 }
 
+// A lookup in a table of 13 points over [-3, 3] (breakpoints every 0.5), away from the breakpoints.
+Row table_row(const char* what, Op op) {
+    return Row{what,
+               [op](ExprPool& e, NodeId x, NodeId w) {
+                   bif::sym::Table table{-3.0, 3.0, {}};
+                   for (int k = 0; k < 13; ++k)
+                       table.y.push_back(std::sin(0.7 * k) + 0.1 * k * k);
+                   return e.make(op, {inner_u(e, x, w)}, e.add_table(table));
+               },
+               -3, 3, [](double x, double w) { return std::fabs(std::remainder(u_of(x, w), 0.5)) > 1e-3; }};
+}
+
+// besselj(n, x) with the order n = 2 + 0.2 u (truncated: piecewise constant) and x = 3 + v.
+Row bessel_row(const char* what, Op op) {
+    return Row{what,
+               [op](ExprPool& e, NodeId x, NodeId w) {
+                   const NodeId order = e.binary(Op::Add, e.constant(2.0),
+                                                 e.binary(Op::Mul, e.constant(0.2), inner_u(e, x, w)));
+                   return e.binary(op, order, e.binary(Op::Add, e.constant(3.0), inner_v(e, x, w)));
+               },
+               -3, 3,
+               [](double x, double w) { return std::fabs(std::remainder(0.2 * u_of(x, w), 1.0)) > 1e-3; }};
+}
+
 std::vector<Row> rows() {
     auto nonzero = [](double u) { return std::fabs(u) > 1e-2; };
     auto apart = [](double u, double v) { return std::fabs(u - v) > 1e-2; };
@@ -135,6 +159,11 @@ std::vector<Row> rows() {
                    [](double u, double v) { return v > 0.3 && away_from_integer(u / v); }),
         binary_row("min", Op::Min, -3, 3, apart),
         binary_row("max", Op::Max, -3, 3, apart),
+        unary_row("lgamma", Op::LGamma, 0.5, 4, [](double u) { return u > 0.2; }),
+        table_row("table", Op::Table),
+        table_row("table slope", Op::TableSlope),
+        bessel_row("besselj", Op::BesselJ),
+        bessel_row("bessely", Op::BesselY),
     };
 }
 
@@ -185,7 +214,7 @@ TEST_CASE("derivative of every operation matches central differences", "[symboli
         CHECK(checked >= 100);
     }
     // every operation but the leaves appears at the top of some row
-    for (int op = static_cast<int>(Op::Neg); op <= static_cast<int>(Op::Max); ++op) {
+    for (int op = static_cast<int>(Op::Neg); op <= static_cast<int>(Op::BesselY); ++op) {
         INFO("operation " << bif::sym::spelling(static_cast<Op>(op)));
         CHECK(covered.count(static_cast<Op>(op)) == 1);
     }
@@ -223,4 +252,27 @@ TEST_CASE("derivative rejects a variable that is not a leaf", "[symbolic][deriva
     ExprPool pool;
     const NodeId e = pool.unary(Op::Sin, pool.state(0));
     CHECK_THROWS(pool.derivative(e, e));
+}
+
+TEST_CASE("lgamma's derivative is the digamma function", "[symbolic][derivative]") {
+    ExprPool pool;
+    const NodeId x = pool.state(0);
+    const NodeId psi = pool.derivative(pool.unary(Op::LGamma, x), x);
+    const double gamma = 0.57721566490153286;
+    double h9 = 0.0;
+    for (int k = 1; k <= 9; ++k)
+        h9 += 1.0 / k;
+    // A&S 6.3.2-6.3.4 and the recurrence psi(x+1) = psi(x) + 1/x
+    const struct {
+        double x, psi;
+    } rows[] = {{1.0, -gamma},
+                {0.5, -gamma - 2.0 * std::log(2.0)},
+                {-0.5, -gamma - 2.0 * std::log(2.0) + 2.0},
+                {10.0, h9 - gamma},
+                {0.25, -gamma - M_PI / 2 - 3.0 * std::log(2.0)}};
+    for (const auto& r : rows) {
+        INFO("x=" << r.x);
+        const double y[1] = {r.x};
+        CHECK(pool.evaluate(psi, y, nullptr, 0.0) == Approx(r.psi).epsilon(1e-12).margin(1e-12));
+    }
 }

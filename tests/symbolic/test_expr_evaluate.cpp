@@ -73,3 +73,39 @@ TEST_CASE("leaves read their slots", "[symbolic][evaluate]") {
     const double p[3] = {0.0, 0.0, 5.0};
     CHECK(pool.evaluate(e, y, p, 0.25) == 15.25);
 }
+
+TEST_CASE("table lookups: XPPAUT's interpolation, folded on constants, shared tables", "[symbolic][table]") {
+    ExprPool pool;
+    // y = x^2 at -1, 0, 1, 2
+    const std::uint32_t t = pool.add_table({-1.0, 2.0, {1.0, 0.0, 1.0, 4.0}});
+    CHECK(pool.add_table({-1.0, 2.0, {1.0, 0.0, 1.0, 4.0}}) == t); // stored once
+    CHECK_THROWS(pool.add_table({0.0, 1.0, {1.0}}));
+    CHECK_THROWS(pool.add_table({1.0, 0.0, {1.0, 2.0}}));
+    CHECK_THROWS(pool.make(Op::Table, {pool.state(0)}, t + 1));
+    const NodeId x = pool.state(0);
+    const NodeId f = pool.table_lookup(t, x);
+    const NodeId slope = pool.make(Op::TableSlope, {x}, t);
+    const struct {
+        double x, value, slope;
+    } rows[] = {
+        {-1.0, 1.0, -1.0}, {-0.5, 0.5, -1.0}, {0.25, 0.25, 1.0}, {1.5, 2.5, 3.0},
+        {2.0, 4.0, 3.0},   {3.0, 7.0, 3.0},   {-2.0, 2.0, -1.0}, {-1.5, 1.5, -1.0},
+    };
+    for (const auto& r : rows) {
+        INFO("x=" << r.x);
+        const double y[1] = {r.x};
+        CHECK(pool.evaluate(f, y, nullptr, 0.0) == Approx(r.value).epsilon(1e-15));
+        CHECK(pool.evaluate(slope, y, nullptr, 0.0) == r.slope);
+        const NodeId folded = pool.table_lookup(t, pool.constant(r.x));
+        REQUIRE(pool.node(folded).op == Op::Constant);
+        CHECK(pool.node(folded).value == pool.evaluate(f, y, nullptr, 0.0));
+    }
+    // substitution keeps the table (the node's index), as the tangent systems need
+    const NodeId moved = pool.substitute(f, [&](const bif::sym::Node& n) -> std::optional<NodeId> {
+        if (n.op == Op::State) return pool.state(1);
+        return std::nullopt;
+    });
+    CHECK(pool.node(moved).op == Op::Table);
+    CHECK(pool.node(moved).index == t);
+    CHECK(pool.to_string(f) == "table(0, y[0])");
+}
