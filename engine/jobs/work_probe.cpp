@@ -18,7 +18,7 @@ SecondsClock steady_seconds() {
 
 namespace {
 
-// Grid points 0, the middle and the last (as many as there are, up to `samples`).
+// Grid points spread evenly from 0 to the last, both included (as many as there are, up to `samples`).
 std::vector<std::size_t> spread_points(std::size_t points, std::size_t samples) {
     std::vector<std::size_t> chosen;
     for (std::size_t i = 0; i < samples; ++i) {

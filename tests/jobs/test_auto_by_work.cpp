@@ -349,9 +349,9 @@ TEST_CASE("the probe ends where its caller has decided, with the work of its las
     const int before = probe->runs;
     const jobs::WorkMeasure early = jobs::measure_work(*study, *probe, never, clock.reader(), options);
     // asked after the second slice (the first with a slice before it) and the third; stopped there
-    // (each slice runs its three samples one by one)
-    CHECK(probe->runs - before == 3 * 3);
-    CHECK(full_runs > 3 * 3);
+    // (each slice runs its five samples one by one)
+    CHECK(probe->runs - before == 3 * 5);
+    CHECK(full_runs > 3 * 5);
     REQUIRE(seen.size() == 2);
     // the slope drops the 2 ms a run: one system's 1000 sections are 1 s of evaluator work
     CHECK(early.work == Approx(1.0));
@@ -375,7 +375,7 @@ TEST_CASE("auto weighs the heaviest system: a GPU run waits for its slowest thre
     // Issue 33: keller_miksis_expansion_map at 121 systems went to a GPU that took 6 s where the
     // CPU took 1 s: the probe's mean work put the GPU ahead, yet a GPU thread, many times slower
     // than a core, takes the heaviest system's time alone. Here each system's work grows
-    // tenfold along the sweep (1 + 9k); the probe samples k = 0, 1/2 and 1.
+    // tenfold along the sweep (1 + 9k); the probe samples k = 0, 1/4, ..., 1.
     Setup setup;
     REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated with systems of equal work
     const auto ramp = [](double k) { return 1 + 9 * k; };
