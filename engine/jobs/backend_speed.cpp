@@ -27,7 +27,8 @@ double predicted_seconds(const BackendSpeed& speed, const SpeedInputs& in) {
     // A GPU runs fewer of a heavier model's systems side by side (more registers per thread).
     if (in.lanes != 0 && speed.lanes != 0 && in.lanes < speed.lanes)
         per_system *= double(speed.lanes) / double(in.lanes);
-    const double run = in.work * std::max(speed.single, double(in.parallel) * per_system);
+    const double heaviest = std::max(in.work, in.heaviest);
+    const double run = std::max(heaviest * speed.single, in.work * double(in.parallel) * per_system);
     const double compile = in.compiles ? speed.compile_seconds * std::max(1.0, in.compile_scale) : 0.0;
     return speed.fixed_seconds + compile + double(in.parallel) * speed.host + run;
 }

@@ -5,8 +5,10 @@
 // through the compiler-free evaluator (the probe backend), which needs no compile and so measures
 // any study at once. A backend then takes, for n systems of w evaluator-seconds each,
 //
-//   t = fixed + compile (when its code is not cached) + n * host + w * max(single, n * per_system)
+//   t = fixed + compile (when its code is not cached) + n * host + max(W * single, n * w * per_system)
 //
+// with w the systems' mean work and W the heaviest's: a run cannot end before its slowest system
+// (a GPU thread many times slower than a core waits seconds for a stiff corner of a sweep).
 // `host` is what each system costs whatever its length (its results allocated, copied, assembled).
 // `single` is its time for one system alone (per evaluator-second: a native core ~1/20, a GPU
 // thread several times more than that), `per_system` its time per system when it is full (a CPU:
@@ -35,7 +37,8 @@ struct BackendSpeed {
 // What one backend would take for a study.
 struct SpeedInputs {
     std::size_t parallel = 1; // systems (or continuation chains) side by side
-    double work = 0;          // evaluator-seconds each
+    double work = 0;          // evaluator-seconds each (their mean)
+    double heaviest = 0;      // the heaviest system's evaluator-seconds (0: `work`)
     bool compiles = false;    // its code is not cached: it compiles first
     double compile_scale = 1; // the study's code size against the reference model's
     unsigned threads = 0;     // host threads the run gets (0: as calibrated)

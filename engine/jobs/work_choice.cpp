@@ -19,15 +19,19 @@ std::string seconds_text(double seconds) {
     return text;
 }
 
-// One backend's prediction as a line in the work: a + b*w.
+// One backend's prediction as a line in the work: a + b*w, for systems of equal work; `at` with
+// the heaviest system's work apart: a run lasts at least as long as its slowest system alone.
 struct Line {
     double a = 0, b = 0;
+    double single = 0; // per evaluator-second of one system alone
     bool compiles = false;
     double compile = 0;
 
-    double at(double work) const { return a + b * work; }
-    std::string text(const std::string& name, double work) const {
-        std::string t = name + " ~" + seconds_text(at(work));
+    double at(double work, double heaviest = 0) const {
+        return a + std::max(b * work, single * std::max(work, heaviest));
+    }
+    std::string text(const std::string& name, double work, double heaviest) const {
+        std::string t = name + " ~" + seconds_text(at(work, heaviest));
         if (compiles) t += " (" + seconds_text(compile) + " of it compiling)";
         return t;
     }
@@ -39,6 +43,12 @@ Line line_of(const BackendSpeed& speed, SpeedInputs in) {
     l.a = predicted_seconds(speed, in);
     in.work = 1;
     l.b = predicted_seconds(speed, in) - l.a;
+    SpeedInputs one = in;
+    one.parallel = 1;
+    one.work = 0;
+    const double one_at_zero = predicted_seconds(speed, one);
+    one.work = 1;
+    l.single = predicted_seconds(speed, one) - one_at_zero;
     l.compiles = in.compiles;
     l.compile = in.compiles ? speed.compile_seconds * std::max(1.0, in.compile_scale) : 0.0;
     return l;
@@ -90,10 +100,11 @@ std::optional<WorkChoice> choose_by_work(const study::ResolvedStudy& study, std:
     }
     const double crossing = (gpu.a - cpu.a) / (cpu.b - gpu.b);
     const std::string key = setup.memo ? work_key(study) : std::string();
-    const std::optional<double> known = setup.memo ? setup.memo->find(key) : std::nullopt;
+    const std::optional<KnownWork> known = setup.memo ? setup.memo->find(key) : std::nullopt;
     WorkMeasure work;
     if (known) {
-        work.work = *known;
+        work.work = known->work;
+        work.heaviest = known->heaviest;
     } else {
         ProbeOptions probe;
         probe.min_seconds = std::clamp(0.02 * cpu.at(crossing), 0.002, 0.02);
@@ -109,13 +120,17 @@ std::optional<WorkChoice> choose_by_work(const study::ResolvedStudy& study, std:
                 "the work could not be measured (" + work.failure.substr(0, work.failure.find('\n')) + ")";
             return std::nullopt;
         }
-        if (setup.memo) setup.memo->keep(key, work.work);
+        if (setup.memo) setup.memo->keep(key, {work.work, work.heaviest});
     }
-    choice.gpu = gpu.at(work.work) < cpu.at(work.work);
+    const double heaviest = std::max(work.work, work.heaviest);
+    choice.gpu = gpu.at(work.work, heaviest) < cpu.at(work.work, heaviest);
+    // the heaviest named where it outweighs the mean enough to count
+    const std::string spread =
+        heaviest > 1.5 * work.work ? " (" + seconds_text(heaviest) + " the heaviest)" : "";
     choice.note =
-        "auto: " + work_text + " of " + seconds_text(work.work) +
-        " of evaluator work each: " + gpu.text("cuda", work.work) + ", " + cpu.text("cpu", work.work) +
-        " on " + threads + "; running on " + (choice.gpu ? "cuda" : "cpu") +
+        "auto: " + work_text + " of " + seconds_text(work.work) + " of evaluator work each" + spread + ": " +
+        gpu.text("cuda", work.work, heaviest) + ", " + cpu.text("cpu", work.work, heaviest) + " on " +
+        threads + "; running on " + (choice.gpu ? "cuda" : "cpu") +
         (known ? " (measured by an earlier run)" : " (measured in " + seconds_text(work.probe_seconds) + ")");
     return choice;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <vector>
 
 namespace bif::jobs {
 
@@ -17,7 +18,7 @@ SecondsClock steady_seconds() {
 
 namespace {
 
-// Grid points 0, the middle and the last (as many as there are, up to `samples`).
+// Grid points spread evenly from 0 to the last, both included (as many as there are, up to `samples`).
 std::vector<std::size_t> spread_points(std::size_t points, std::size_t samples) {
     std::vector<std::size_t> chosen;
     for (std::size_t i = 0; i < samples; ++i) {
@@ -111,36 +112,49 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
     WorkMeasure m;
     const double start = clock();
     study::RunControl control(cancel, {}, 1);
-    double previous_fraction = 0, previous_seconds = 0;
+    double previous_fraction = 0;
+    std::vector<double> previous_seconds; // per sample, of the slice before
     for (double fraction = first_fraction(study.study);;) {
         double actual = 1;
         const study::ResolvedStudy slice = shortened_study(study, fraction, options.samples, &actual);
-        const double before = clock();
-        try {
-            const study::Result r = probe.run(slice, control);
-            if (!r.info.complete) {
-                m.failure = "cancelled";
-                break;
+        // Each sample alone: a run lasts as long as its slowest system (a GPU's wave waits for its
+        // last lane), so the heaviest sample matters apart from the mean.
+        std::vector<double> seconds(slice.system_count());
+        for (std::size_t i = 0; i < seconds.size() && m.failure.empty(); ++i) {
+            study::ResolvedStudy one = slice;
+            one.grid = slice.grid.subset({i});
+            const double before = clock();
+            try {
+                const study::Result r = probe.run(one, control);
+                if (!r.info.complete) m.failure = "cancelled";
+            } catch (const std::exception& e) {
+                m.failure = e.what();
             }
-        } catch (const std::exception& e) {
-            m.failure = e.what();
-            break;
+            seconds[i] = clock() - before;
         }
-        const double seconds = (clock() - before) / double(slice.system_count());
+        if (!m.failure.empty()) break;
         // Extrapolated from the last two slices where the first was long enough to tell the fixed
-        // cost from the rest; else from this one alone.
-        const bool slope = previous_seconds > 0 && seconds > previous_seconds && actual > previous_fraction;
-        // The slope never exceeds this slice's own time per fraction (its fixed cost is not
-        // negative): where it would, the slice before was cut short by nothing but noise (a
-        // preempted timer), which on a loaded machine made the slope several times too large.
-        const double per_fraction =
-            slope ? std::min((seconds - previous_seconds) / (actual - previous_fraction), seconds / actual)
-                  : seconds / actual;
-        m.work = per_fraction;
+        // cost from the rest; else from this one alone. The slope never exceeds this slice's own
+        // time per fraction (its fixed cost is not negative): where it would, the slice before was
+        // cut short by nothing but noise (a preempted timer), which on a loaded machine made the
+        // slope several times too large.
+        bool slope = !previous_seconds.empty() && actual > previous_fraction;
+        double sum = 0, heaviest = 0, slice_seconds = 0;
+        for (std::size_t i = 0; i < seconds.size(); ++i) {
+            const bool rose = slope && seconds[i] > previous_seconds[i];
+            slope = slope && rose;
+            const double own = seconds[i] / actual;
+            const double per_fraction =
+                rose ? std::min((seconds[i] - previous_seconds[i]) / (actual - previous_fraction), own) : own;
+            sum += per_fraction;
+            heaviest = std::max(heaviest, per_fraction);
+            slice_seconds += seconds[i];
+        }
+        m.work = sum / double(std::max<std::size_t>(seconds.size(), 1));
+        m.heaviest = heaviest;
         // Two slices at least, so that the slope drops the fixed cost; one where it is long enough
         // that the fixed cost hardly counts (a longer slice would cost too much).
-        const double slice_seconds = seconds * double(slice.system_count());
-        if ((slice_seconds >= options.min_seconds && previous_seconds > 0) ||
+        if ((slice_seconds >= options.min_seconds && !previous_seconds.empty()) ||
             slice_seconds >= 10 * options.min_seconds || actual >= 1.0)
             break;
         if (slope && options.decided && options.decided(m.work, clock() - start, slice_seconds)) break;
@@ -152,7 +166,10 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
         const double growth = std::clamp(1.2 * options.min_seconds / std::max(slice_seconds, 1e-9), 3.0, 4.0);
         fraction = std::min(1.0, fraction * growth);
     }
-    if (study.is_continuation()) m.work *= double(study.chain_length());
+    if (study.is_continuation()) {
+        m.work *= double(study.chain_length());
+        m.heaviest *= double(study.chain_length());
+    }
     m.probe_seconds = clock() - start;
     return m;
 }
@@ -174,7 +191,7 @@ std::string work_key(const study::ResolvedStudy& study, std::size_t samples) {
     return key;
 }
 
-std::optional<double> WorkMemo::find(const std::string& key) const {
+std::optional<KnownWork> WorkMemo::find(const std::string& key) const {
     std::lock_guard lock(mutex_);
     for (auto it = works_.begin(); it != works_.end(); ++it) {
         if (it->first != key) continue;
@@ -184,7 +201,7 @@ std::optional<double> WorkMemo::find(const std::string& key) const {
     return std::nullopt;
 }
 
-void WorkMemo::keep(const std::string& key, double work) {
+void WorkMemo::keep(const std::string& key, KnownWork work) {
     std::lock_guard lock(mutex_);
     std::erase_if(works_, [&](const auto& entry) { return entry.first == key; });
     works_.emplace_front(key, work);

@@ -1,10 +1,11 @@
 // How much work one system of a study is, measured before it runs: a few of its systems, spread
 // over the sweep, integrated for a short slice of the study's length on the probe backend (the
 // compiler-free evaluator, one thread: it starts at once and its speed per step is what the
-// machine's calibration relates every backend to). The slice grows fourfold until it takes long
-// enough to time; the work is extrapolated from the last two slices, so that what a run costs
-// whatever its length (building the evaluator, the first steps from the initial step size) drops
-// out. Each next slice is as much longer as should make it last min_seconds (three to four times the
+// machine's calibration relates every backend to), each sample in a run of its own so that the
+// heaviest is known apart from the mean: a run cannot end before its slowest system does. The slice grows
+// fourfold until it takes long enough to time; the work is extrapolated from the last two slices, so that
+// what a run costs whatever its length (building the evaluator, the first steps from the initial step size)
+// drops out. Each next slice is as much longer as should make it last min_seconds (three to four times the
 // one before): a slice that grew fourfold past min_seconds cost up to five times the budget.
 //
 // A study run again (the same study file, model text and sample points) is not probed again:
@@ -32,13 +33,16 @@ study::ResolvedStudy shortened_study(const study::ResolvedStudy& study, double f
                                      double* actual);
 
 struct WorkMeasure {
-    double work = 0;          // evaluator-seconds per system (a continuation: per chain)
+    double work = 0;          // evaluator-seconds per system (a continuation: per chain), the samples' mean
+    double heaviest = 0;      // the heaviest sample's evaluator-seconds
     double probe_seconds = 0; // what measuring took
     std::string failure;      // set when the probe backend could not run the study
 };
 
 struct ProbeOptions {
-    std::size_t samples = 3;
+    // five, not three: a sweep's ends are often its easy systems (relief_valve_impacts: its two ends
+    // and middle gave half the mean work and half the heaviest of 40 systems)
+    std::size_t samples = 5;
     double min_seconds = 0.02; // the last slice takes at least this long, unless it is the whole study
     // Called after each slice with the work extrapolated from it and the slice before, what the probe
     // took so far and what its last slice took: true ends the probe there (the choice it serves
@@ -56,17 +60,22 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
 // samples. Equal texts, equal work.
 std::string work_key(const study::ResolvedStudy& study, std::size_t samples = ProbeOptions{}.samples);
 
+// A study's work as measured: the samples' mean and the heaviest (WorkMeasure's).
+struct KnownWork {
+    double work = 0, heaviest = 0;
+};
+
 // The works measured in this process, by work_key (the most recent `limit`); thread-safe.
 class WorkMemo {
   public:
     explicit WorkMemo(std::size_t limit = 64) : limit_(limit) {}
-    std::optional<double> find(const std::string& key) const;
-    void keep(const std::string& key, double work);
+    std::optional<KnownWork> find(const std::string& key) const;
+    void keep(const std::string& key, KnownWork work);
 
   private:
     std::size_t limit_;
     mutable std::mutex mutex_;
-    mutable std::list<std::pair<std::string, double>> works_; // most recent first
+    mutable std::list<std::pair<std::string, KnownWork>> works_; // most recent first
 };
 
 } // namespace bif::jobs

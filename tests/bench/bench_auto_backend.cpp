@@ -41,6 +41,7 @@ struct Timed {
     double first = -1;   // the first of the repeats (auto's probe runs then, not again for the study)
     std::string backend, note, failure;
     bool stopped = false;
+    std::string run_note; // the backend's own ("cuda: 6 kernel launches ...")
 };
 
 // limit > 0: stopped after that long (then seconds is the limit, a lower bound, and stopped set).
@@ -65,8 +66,13 @@ Timed run(const jobs::BackendRegistry& registry, std::shared_ptr<const study::Re
     }
     t.seconds = now() - start;
     t.backend = job->result()->info.backend;
-    for (const auto& n : job->result()->info.notes)
-        if (n.rfind("auto:", 0) == 0 || n.rfind("cuda:", 0) == 0) t.note = n;
+    // auto's reason and the backend's own note apart: the cuda backend's note follows auto's, and
+    // keeping only the last hid every reason auto gave for picking cuda
+    for (const auto& n : job->result()->info.notes) {
+        if (n.rfind("auto:", 0) == 0 && t.note.empty()) t.note = n;
+        if (n.rfind("cuda:", 0) == 0) t.run_note = n;
+    }
+    if (t.note.empty()) t.note = t.run_note; // a cpu/cuda run: its note says why or how
     return t;
 }
 
@@ -78,8 +84,8 @@ Timed best_of(const jobs::BackendRegistry& registry, std::shared_ptr<const study
     for (int again = 0; again < 2 && !best.stopped && best.seconds >= 0 && best.seconds < 0.3; ++again) {
         Timed t = run(registry, s, choice, limit);
         if (t.seconds >= 0 && !t.stopped && t.seconds < best.seconds)
-            best = Timed{t.seconds, best.first, t.backend,
-                         best.note, t.failure,  false}; // the first note says what the probe took
+            best = Timed{t.seconds, best.first, t.backend, best.note,
+                         t.failure, false,      t.run_note}; // the first note says what the probe took
     }
     return best;
 }
@@ -164,6 +170,8 @@ void bench_study(const jobs::BackendRegistry& registry, const fs::path& path, bo
             path.stem().c_str(), s->system_count(), cpu.seconds, cuda.stopped ? ">" : " ", cuda.seconds,
             pick.seconds, pick.backend.c_str(), ratio, ratio > 1.1 ? "  OVER" : "");
         if (!pick.note.empty()) std::printf("    %s\n", pick.note.c_str());
+        if (!pick.run_note.empty() && pick.run_note != pick.note)
+            std::printf("    %s\n", pick.run_note.c_str());
         if (pick.first >= 0 && best > 0)
             std::printf("    auto's first run (its probe included) %.3f s, %.2f x the best\n", pick.first,
                         pick.first / best);

@@ -15,16 +15,24 @@ void ModelledBackend::prepare(const study::ResolvedStudy& study, study::RunContr
     compiled.insert(study.study.model.text);
 }
 
-double ModelledBackend::seconds(std::size_t systems, double work) const {
+double ModelledBackend::seconds(std::size_t systems, double work, double heaviest) const {
     return speed_.fixed_seconds + double(systems) * speed_.host +
-           work * std::max(speed_.single, double(systems) * speed_.per_system);
+           std::max(std::max(work, heaviest) * speed_.single, work * double(systems) * speed_.per_system);
 }
 
 study::Result ModelledBackend::run(const study::ResolvedStudy& study, study::RunControl& control) {
     ++runs;
     if (!supported) throw study::BackendError("not this study");
     prepare(study, control);
-    clock_.now += seconds(study.system_count(), system_work(study));
+    const std::size_t n = study.system_count();
+    double total = 0, heaviest = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double w = weight && !study.study.sweep.empty() ? weight(study.grid.value(i, 0)) : 1.0;
+        total += w;
+        heaviest = std::max(heaviest, w);
+    }
+    const double base = system_work(study);
+    clock_.now += seconds(n, n == 0 ? base : base * total / double(n), base * heaviest);
     study::Result r = study::allocate_result(study);
     r.info.backend = name_;
     r.info.device = "modelled " + name_;

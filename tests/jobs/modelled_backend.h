@@ -11,6 +11,7 @@
 #include "engine/jobs/work_probe.h"
 #include "engine/study/backend.h"
 
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -25,8 +26,12 @@ struct VirtualClock {
 
 inline constexpr double section_work = 1e-3;
 
-// Evaluator-seconds of one system of `study` (a bifurcation study).
+// Evaluator-seconds of one system of `study` (a bifurcation study), before its weight.
 double system_work(const study::ResolvedStudy& study);
+
+// Each system's work times weight(k), k its first swept value (empty: 1): a run of systems of
+// unequal work lasts max(heaviest * single, total * per_system) past its fixed costs.
+using WorkWeight = std::function<double(double)>;
 
 class ModelledBackend : public study::Backend {
   public:
@@ -50,11 +55,13 @@ class ModelledBackend : public study::Backend {
     std::size_t parallel_systems(const study::ResolvedStudy&) const override { return lanes_; }
     study::Result run(const study::ResolvedStudy& study, study::RunControl& control) override;
 
-    // The time run() takes for `systems` systems of `work` evaluator-seconds, compiled.
-    double seconds(std::size_t systems, double work) const;
+    // The time run() takes for `systems` systems of `work` evaluator-seconds, compiled (the
+    // heaviest system's work apart where given).
+    double seconds(std::size_t systems, double work, double heaviest = 0) const;
 
     bool available = true;
     bool supported = true; // false: supports() says no and run() throws
+    WorkWeight weight;
     std::set<std::string> compiled;
     mutable int asked = 0;
     int runs = 0;

@@ -349,8 +349,9 @@ TEST_CASE("the probe ends where its caller has decided, with the work of its las
     const int before = probe->runs;
     const jobs::WorkMeasure early = jobs::measure_work(*study, *probe, never, clock.reader(), options);
     // asked after the second slice (the first with a slice before it) and the third; stopped there
-    CHECK(probe->runs - before == 3);
-    CHECK(full_runs > 3);
+    // (each slice runs its five samples one by one)
+    CHECK(probe->runs - before == 3 * 5);
+    CHECK(full_runs > 3 * 5);
     REQUIRE(seen.size() == 2);
     // the slope drops the 2 ms a run: one system's 1000 sections are 1 s of evaluator work
     CHECK(early.work == Approx(1.0));
@@ -368,4 +369,41 @@ TEST_CASE("a probe slice keeps a spread of systems and a fraction of the length"
     CHECK(slice.grid.whole_point(2) == 999);
     CHECK(slice.study.bifurcation.transient_sections + slice.study.bifurcation.recorded_sections == 41);
     CHECK(actual == Approx(41.0 / 400));
+}
+
+TEST_CASE("auto weighs the heaviest system: a GPU run waits for its slowest thread", "[jobs][select][auto]") {
+    // Issue 33: keller_miksis_expansion_map at 121 systems went to a GPU that took 6 s where the
+    // CPU took 1 s: the probe's mean work put the GPU ahead, yet a GPU thread, many times slower
+    // than a core, takes the heaviest system's time alone. Here each system's work grows
+    // tenfold along the sweep (1 + 9k); the probe samples k = 0, 1/4, ..., 1.
+    Setup setup;
+    REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated with systems of equal work
+    const auto ramp = [](double k) { return 1 + 9 * k; };
+    // the uniform study of the ramp's mean work (5.5 * 30 sections) runs on the GPU
+    const auto even = setup.pick(2000, 165);
+    CHECK(even.backend == setup.gpu);
+    setup.cpu->weight = setup.gpu->weight = setup.probe->weight = ramp;
+    SECTION("2000 systems: the heaviest takes the GPU longer than the CPU takes them all") {
+        // modelled: cpu 0.002 + 0.165*2000*0.05/64 = 0.26 s; cuda 0.05 + 2000e-7 + 0.3*1.0 = 0.35 s
+        const double base = 30 * test::section_work;
+        const double cpu_time = setup.cpu->seconds(2000, 5.5 * base, 10 * base);
+        const double gpu_time = setup.gpu->seconds(2000, 5.5 * base, 10 * base);
+        REQUIRE(cpu_time == Approx(0.260).epsilon(0.01));
+        REQUIRE(gpu_time == Approx(0.350).epsilon(0.01));
+        const auto spread = setup.pick(2000, 30);
+        CHECK(spread.backend == setup.cpu);
+        REQUIRE(spread.notes.size() == 1);
+        INFO(spread.notes[0]);
+        // the probe's slices round to whole sections: its works come out a tenth above the model's
+        CHECK(spread.notes[0].find(" s the heaviest): cuda ~0.3") != std::string::npos);
+        CHECK(spread.notes[0].find("; running on cpu (measured in ") != std::string::npos);
+        // run again: the memo keeps the heaviest too
+        const int probes = setup.probe->runs;
+        CHECK(setup.pick(2000, 30).backend == setup.cpu);
+        CHECK(setup.probe->runs == probes);
+    }
+    SECTION("20000 systems: the mean's throughput outweighs the heaviest, the GPU still wins") {
+        // modelled: cpu 0.002 + 0.165*20000*0.05/64 = 2.6 s; cuda 0.052 + max(0.3, 0.99) = 1.0 s
+        CHECK(setup.pick(20000, 30).backend == setup.gpu);
+    }
 }
