@@ -66,6 +66,8 @@ double shorten(study::Study& s, double fraction) {
         t.t_end = end;
         return fraction;
     }
+    case study::AnalysisKind::PhasePlane: // runs on the CPU alone: never probed, kept whole
+        return 1.0;
     }
     return 1.0;
 }
@@ -100,6 +102,8 @@ double first_fraction(const study::Study& s) {
     case study::AnalysisKind::Lyapunov:
     case study::AnalysisKind::Trajectory:
         return 1.0 / 1024;
+    case study::AnalysisKind::PhasePlane:
+        return 1.0;
     }
     return 1.0;
 }
