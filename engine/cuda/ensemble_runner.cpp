@@ -246,6 +246,9 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     InOrderQueue queue;
     BatchDealer dealer(total, all_lanes);
     const std::shared_ptr<PinnedPool> staging = options_.staging ? options_.staging : PinnedPool::make(0);
+    // host batches kept from run to run where the backend keeps its staging (not with
+    // BIFSCOPE_CUDA_KEEP=0, for comparing)
+    ensemble::BatchPool* const kept_batches = options_.staging ? &ensemble::BatchPool::process() : nullptr;
     Timeline timeline;
     std::mutex launches_mutex;
     // per device: when its launches ran, in milliseconds of the GPU's clock from the device's start
@@ -323,7 +326,8 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
             // (or a spare of an earlier run of this process: the same holds for it)
             if (std::optional<ensemble::BatchArrays> spare = queue.take_spare())
                 host = std::move(*spare);
-            else if (std::optional<ensemble::BatchArrays> kept = ensemble::BatchPool::process().take())
+            else if (std::optional<ensemble::BatchArrays> kept =
+                         kept_batches ? kept_batches->take() : std::nullopt)
                 host = std::move(*kept);
             ensemble::refill_batch(host, study_, spec_, 0, first, count, false,
                                    ensemble::BatchFill::OutputsOnly, outputs);
@@ -438,8 +442,9 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                                  format_times(" from/to", {from, timeline.now()}));
             };
             queue.drain(timed_on_batch, devices_working);
-            for (ensemble::BatchArrays& spare : queue.release_spares())
-                ensemble::BatchPool::process().give(std::move(spare));
+            if (kept_batches)
+                for (ensemble::BatchArrays& spare : queue.release_spares())
+                    kept_batches->give(std::move(spare));
             if (timeline.on()) timeline.add(format_times("drained", {timeline.now()}));
         } catch (...) {
             cancelled.store(true);
