@@ -45,24 +45,33 @@ void fill_nan_async(const DeviceAllocation& a, std::size_t bytes, const Stream& 
 
 // The study's doubles in the device's precision, into `out` (values.size() * real_bytes bytes).
 void convert_out(const std::vector<double>& values, int real_bytes, unsigned char* out) {
-    if (real_bytes == 4) {
-        float* f = reinterpret_cast<float*>(out);
-        for (std::size_t i = 0; i < values.size(); ++i)
-            f[i] = static_cast<float>(values[i]);
-    } else if (!values.empty()) {
-        std::memcpy(out, values.data(), values.size() * sizeof(double));
-    }
+    // a few hundred megabytes for a 2^23-system batch (issue 36): on every hardware thread
+    study::for_each_piece(values.size(), [&](std::size_t begin, std::size_t end) {
+        if (real_bytes == 4) {
+            float* f = reinterpret_cast<float*>(out);
+            for (std::size_t i = begin; i < end; ++i)
+                f[i] = static_cast<float>(values[i]);
+        } else if (end > begin) {
+            std::memcpy(out + begin * sizeof(double), values.data() + begin, (end - begin) * sizeof(double));
+        }
+    });
 }
 
 void convert_in(const unsigned char* in, int real_bytes, std::vector<double>& values) {
-    if (real_bytes == 4) {
-        const float* f = reinterpret_cast<const float*>(in);
-        for (std::size_t i = 0; i < values.size(); ++i)
-            values[i] = static_cast<double>(f[i]);
-    } else if (!values.empty()) {
-        std::memcpy(values.data(), in, values.size() * sizeof(double));
-    }
+    study::for_each_piece(values.size(), [&](std::size_t begin, std::size_t end) {
+        if (real_bytes == 4) {
+            const float* f = reinterpret_cast<const float*>(in);
+            for (std::size_t i = begin; i < end; ++i)
+                values[i] = static_cast<double>(f[i]);
+        } else if (end > begin) {
+            std::memcpy(values.data() + begin, in + begin * sizeof(double), (end - begin) * sizeof(double));
+        }
+    });
 }
+
+// Systems whose swept values upload() computes at once into a buffer of its own before they go to
+// the staging in floats: one piece of for_each_piece never splits further.
+constexpr std::size_t axis_chunk_systems = std::size_t(1) << 16;
 
 std::size_t point_reals(const BatchShape& s) {
     return std::size_t(s.point_rows) * std::size_t(s.point_columns);
@@ -151,15 +160,24 @@ void EnsembleBatch::upload(const ensemble::BatchArrays& host, const study::Resol
         throw std::length_error("a batch of " + std::to_string(host.count) + " systems in room for " +
                                 std::to_string(shape_.capacity));
     const std::size_t n = host.count;
-    std::vector<double> converted(shape_.real_bytes == 8 ? 0 : n);
     for (std::size_t a = 0; a < std::size_t(shape_.axes); ++a) {
         if (shape_.real_bytes == 8) {
             study::fill_axis_values(study, a, host.first, n,
                                     reinterpret_cast<double*>(inputs_.data()) + a * n);
             continue;
         }
-        study::fill_axis_values(study, a, host.first, n, converted.data());
-        convert_out(converted, shape_.real_bytes, inputs_.data() + a * n * std::size_t(shape_.real_bytes));
+        // floats: each thread through a small buffer of doubles, instead of the whole axis in fresh
+        // memory (its page faults) and one thread converting it
+        float* out = reinterpret_cast<float*>(inputs_.data()) + a * n;
+        study::for_each_piece(n, [&](std::size_t begin, std::size_t end) {
+            std::vector<double> chunk(std::min(axis_chunk_systems, end - begin));
+            for (std::size_t from = begin; from < end; from += chunk.size()) {
+                const std::size_t count = std::min(chunk.size(), end - from);
+                study::fill_axis_values(study, a, host.first + from, count, chunk.data());
+                for (std::size_t i = 0; i < count; ++i)
+                    out[from + i] = static_cast<float>(chunk[i]);
+            }
+        });
     }
     start(host, std::size_t(shape_.axes) * n, stream);
 }

@@ -6,6 +6,7 @@
 #include "engine/cuda/ensemble_source.h"
 #include "engine/cuda/pinned_buffer.h"
 #include "engine/cuda/stream.h"
+#include "engine/ensemble/batch_pool.h"
 #include "engine/ensemble/result_assembly.h"
 
 #include <algorithm>
@@ -56,6 +57,11 @@ class InOrderQueue {
         std::optional<ensemble::BatchArrays> spare(std::move(spares_.back()));
         spares_.pop_back();
         return spare;
+    }
+    // The spares left once the run is done, for the next run of the process (ensemble::BatchPool).
+    std::vector<ensemble::BatchArrays> release_spares() {
+        std::lock_guard lock(mutex_);
+        return std::exchange(spares_, {});
     }
     // A worker (a device's thread) is done: drain() must not wait for a batch that will not come.
     // Without this wake-up drain saw the last worker leave only at its next 20 ms poll, which every
@@ -240,6 +246,9 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
     InOrderQueue queue;
     BatchDealer dealer(total, all_lanes);
     const std::shared_ptr<PinnedPool> staging = options_.staging ? options_.staging : PinnedPool::make(0);
+    // host batches kept from run to run where the backend keeps its staging (not with
+    // BIFSCOPE_CUDA_KEEP=0, for comparing)
+    ensemble::BatchPool* const kept_batches = options_.staging ? &ensemble::BatchPool::process() : nullptr;
     Timeline timeline;
     std::mutex launches_mutex;
     // per device: when its launches ran, in milliseconds of the GPU's clock from the device's start
@@ -314,7 +323,12 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
             // and overwrites every output the host batch holds, so nothing of a spare's previous
             // batch is left; outputs the result does not keep stay on the device.
             ensemble::BatchArrays host;
-            if (std::optional<ensemble::BatchArrays> spare = queue.take_spare()) host = std::move(*spare);
+            // (or a spare of an earlier run of this process: the same holds for it)
+            if (std::optional<ensemble::BatchArrays> spare = queue.take_spare())
+                host = std::move(*spare);
+            else if (std::optional<ensemble::BatchArrays> kept =
+                         kept_batches ? kept_batches->take() : std::nullopt)
+                host = std::move(*kept);
             ensemble::refill_batch(host, study_, spec_, 0, first, count, false,
                                    ensemble::BatchFill::OutputsOnly, outputs);
             batch.upload(host, study_, stream);
@@ -428,6 +442,9 @@ bool EnsembleRunner::run(const std::function<void(const ensemble::BatchArrays&)>
                                  format_times(" from/to", {from, timeline.now()}));
             };
             queue.drain(timed_on_batch, devices_working);
+            if (kept_batches)
+                for (ensemble::BatchArrays& spare : queue.release_spares())
+                    kept_batches->give(std::move(spare));
             if (timeline.on()) timeline.add(format_times("drained", {timeline.now()}));
         } catch (...) {
             cancelled.store(true);

@@ -5,6 +5,7 @@
 #include "engine/study/system_columns.h"
 
 #include <algorithm>
+#include <future>
 
 namespace bif::study {
 
@@ -65,18 +66,6 @@ std::size_t Result::count(SystemStatus s) const {
 
 namespace {
 
-void add_scalar(Result& r, std::string name) {
-    r.scalars.push_back({std::move(name), std::vector<double>(r.system_count, missing_value)});
-}
-
-void add_points(Result& r, std::vector<std::string> columns, std::size_t rows, bool with_points) {
-    r.points.columns = std::move(columns);
-    if (!with_points) return;
-    r.points.rows_per_system = rows;
-    r.points.rows_filled.assign(r.system_count, 0);
-    r.points.values.assign(r.system_count * rows * r.points.columns.size(), missing_value);
-}
-
 std::vector<std::string> quantity_names(const std::vector<StudyQuantity>& quantities) {
     std::vector<std::string> names;
     for (const auto& q : quantities)
@@ -84,34 +73,75 @@ std::vector<std::string> quantity_names(const std::vector<StudyQuantity>& quanti
     return names;
 }
 
-void add_analysis_columns(const ResolvedStudy& s, Result& r, bool with_points) {
-    for (std::string& name : scalar_column_names(s))
-        add_scalar(r, std::move(name));
+// The points table's columns and rows per system; no columns where the analysis records none.
+struct PointShape {
+    std::vector<std::string> columns;
+    std::size_t rows = 0;
+};
+
+PointShape point_shape(const ResolvedStudy& s) {
     switch (s.study.analysis) {
     case AnalysisKind::Bifurcation:
-        add_points(r, quantity_names(s.formulas.recorded),
-                   static_cast<std::size_t>(s.study.bifurcation.recorded_sections), with_points);
-        if (s.is_continuation())
-            for (std::size_t i = 0; i < r.system_count; ++i)
-                r.scalars.front().values[i] = s.runs_down(i) ? -1.0 : 1.0;
-        break;
+        return {quantity_names(s.formulas.recorded),
+                static_cast<std::size_t>(s.study.bifurcation.recorded_sections)};
     case AnalysisKind::Trajectory: {
         std::vector<std::string> columns{"t"};
-        for (const auto& name : quantity_names(s.formulas.recorded))
-            columns.push_back(name);
+        for (auto& name : quantity_names(s.formulas.recorded))
+            columns.push_back(std::move(name));
         const auto& t = s.study.trajectory;
-        add_points(r, std::move(columns),
-                   (t.times.empty() ? static_cast<std::size_t>(t.output_count) : t.times.size()) +
-                       static_cast<std::size_t>(std::max(t.event_rows, 0)),
-                   with_points);
-        break;
+        return {std::move(columns),
+                (t.times.empty() ? static_cast<std::size_t>(t.output_count) : t.times.size()) +
+                    static_cast<std::size_t>(std::max(t.event_rows, 0))};
     }
     default:
-        break;
+        return {};
     }
 }
 
+// Systems from which allocate_result fills the points table on a thread of its own while the calling
+// thread fills the other columns: the first touch of a big table (its page faults, on the one thread
+// that fills a vector) was most of allocate_result's time (issue 36: ~0.18 s for the ~300 MB of 2^23
+// systems, two thirds of it the points).
+constexpr std::size_t concurrent_points_systems = std::size_t(1) << 18;
+
+std::vector<double> missing_values(std::size_t n) {
+    return std::vector<double>(n, missing_value);
+}
+
 } // namespace
+
+Result allocate_result(const ResolvedStudy& s, bool with_points) {
+    Result r;
+    r.analysis = s.study.analysis;
+    r.system_count = s.system_count();
+    PointShape shape = point_shape(s);
+    const bool has_points =
+        s.study.analysis == AnalysisKind::Bifurcation || s.study.analysis == AnalysisKind::Trajectory;
+    const std::size_t cells = r.system_count * shape.rows * shape.columns.size();
+    std::future<std::vector<double>> values;
+    if (has_points && with_points && r.system_count >= concurrent_points_systems)
+        values = std::async(std::launch::async, missing_values, cells);
+    r.status.assign(r.system_count, SystemStatus::NotRun);
+    for (std::size_t a = 0; a < s.axes.size(); ++a) {
+        NumberColumn column{s.axes[a].name, std::vector<double>(r.system_count)};
+        fill_axis_values(s, a, 0, r.system_count, column.values.data());
+        r.axes.push_back(std::move(column));
+    }
+    for (std::string& name : scalar_column_names(s))
+        r.scalars.push_back({std::move(name), missing_values(r.system_count)});
+    if (s.is_continuation())
+        for (std::size_t i = 0; i < r.system_count; ++i)
+            r.scalars.front().values[i] = s.runs_down(i) ? -1.0 : 1.0;
+    if (has_points) {
+        r.points.columns = std::move(shape.columns);
+        if (with_points) {
+            r.points.rows_per_system = shape.rows;
+            r.points.rows_filled.assign(r.system_count, 0);
+            r.points.values = values.valid() ? values.get() : missing_values(cells);
+        }
+    }
+    return r;
+}
 
 std::vector<std::string> scalar_column_names(const ResolvedStudy& s) {
     std::vector<std::string> names;
@@ -145,20 +175,6 @@ std::vector<std::string> scalar_column_names(const ResolvedStudy& s) {
         break;
     }
     return names;
-}
-
-Result allocate_result(const ResolvedStudy& s, bool with_points) {
-    Result r;
-    r.analysis = s.study.analysis;
-    r.system_count = s.system_count();
-    r.status.assign(r.system_count, SystemStatus::NotRun);
-    for (std::size_t a = 0; a < s.axes.size(); ++a) {
-        NumberColumn column{s.axes[a].name, std::vector<double>(r.system_count)};
-        fill_axis_values(s, a, 0, r.system_count, column.values.data());
-        r.axes.push_back(std::move(column));
-    }
-    add_analysis_columns(s, r, with_points);
-    return r;
 }
 
 } // namespace bif::study

@@ -4,6 +4,7 @@
 // down, and a subset grid's system i is the whole grid's point points[i].
 #include "bif/study/spec.h"
 #include "engine/ensemble/batch_arrays.h"
+#include "engine/ensemble/batch_pool.h"
 #include "engine/ensemble/result_assembly.h"
 #include "engine/study/result.h"
 
@@ -474,5 +475,129 @@ TEST_CASE("a big batch stored on several threads equals the same systems stored 
                               n * sizeof(double)) == 0);
         // and the values are the device's, not the layout's defaults
         CHECK(int(whole.status[n - 1]) == int((n - 1) % 9));
+    }
+}
+
+TEST_CASE("a big diagram's result, its points filled on a thread of their own, is laid out as a small one's",
+          "[ensemble][result]") {
+    // 2^18 systems and more: allocate_result fills the points table while the other columns fill
+    const std::size_t systems = (std::size_t(1) << 18) + 333;
+    {
+        study::Study s;
+        s.sweep = {linear("k", 0.1, 0.4, int(systems))};
+        s.bifurcation.section.period = "2*pi/omega";
+        s.bifurcation.recorded_sections = 3;
+        s.bifurcation.record = {{"y1", "", study::IntervalValue::AtSection},
+                                {"y2", "", study::IntervalValue::AtSection}};
+        const study::SweepAxis axis = s.sweep[0];
+        const auto big = resolve(s);
+        s.sweep = {linear("k", 0.1, 0.4, 5)};
+        const auto small = resolve(s);
+        for (const bool with_points : {true, false}) {
+            const study::Result r = study::allocate_result(*big, with_points),
+                                few = study::allocate_result(*small, with_points);
+            REQUIRE(r.system_count == systems);
+            REQUIRE(r.points.columns == few.points.columns);
+            REQUIRE(r.points.rows_per_system == few.points.rows_per_system);
+            REQUIRE(r.points.values.size() == systems * r.points.rows_per_system * r.points.columns.size());
+            REQUIRE(r.points.rows_filled.size() == (with_points ? systems : 0));
+            CHECK(std::all_of(r.points.values.begin(), r.points.values.end(),
+                              [](double v) { return std::isnan(v); }));
+            CHECK(std::count(r.points.rows_filled.begin(), r.points.rows_filled.end(), 0u) ==
+                  long(r.points.rows_filled.size()));
+            CHECK(r.count(study::SystemStatus::NotRun) == systems);
+            REQUIRE(r.scalars.size() == few.scalars.size());
+            for (std::size_t c = 0; c < r.scalars.size(); ++c) {
+                CHECK(r.scalars[c].name == few.scalars[c].name);
+                CHECK(std::all_of(r.scalars[c].values.begin(), r.scalars[c].values.end(),
+                                  [](double v) { return std::isnan(v); }));
+            }
+            REQUIRE(r.axes.size() == 1);
+            std::size_t wrong = 0;
+            for (std::size_t i = 0; i < systems; ++i)
+                wrong += r.axes[0].values[i] != linear_value(axis, i);
+            CHECK(wrong == 0);
+        }
+    }
+}
+
+TEST_CASE("the batch pool hands back the memory it kept, up to its bytes", "[ensemble][pool]") {
+    const auto study = map_over({linear("k", 0.1, 0.4, 37), linear("b", 0.1, 0.5, 11)});
+    const ensemble::SpecStorage spec(*study);
+    ensemble::BatchArrays big = ensemble::make_batch(*study, spec, 2, 0, 407, false),
+                          small = ensemble::make_batch(*study, spec, 2, 0, 40, false);
+    const std::size_t big_bytes = ensemble::held_bytes(big), small_bytes = ensemble::held_bytes(small);
+    REQUIRE(big_bytes >= 407 * (2 * sizeof(double) + sizeof(int)));
+    REQUIRE(small_bytes < big_bytes);
+    ensemble::BatchPool pool(big_bytes + small_bytes);
+    CHECK_FALSE(pool.take());
+    const double* big_axes = big.axis_values.data();
+    pool.give(std::move(small));
+    pool.give(std::move(big));
+    CHECK(pool.size() == 2);
+    CHECK(pool.bytes() == big_bytes + small_bytes);
+    pool.give(ensemble::make_batch(*study, spec, 2, 0, 10, false)); // no room left: freed
+    CHECK(pool.size() == 2);
+    std::optional<ensemble::BatchArrays> taken = pool.take(); // the one holding the most first
+    REQUIRE(taken);
+    CHECK(taken->axis_values.data() == big_axes);
+    CHECK(pool.bytes() == small_bytes);
+    REQUIRE(pool.take());
+    CHECK_FALSE(pool.take());
+    CHECK(pool.bytes() == 0);
+}
+
+TEST_CASE("a pooled batch of an earlier run keeps none of its values in the next run's batch",
+          "[ensemble][pool]") {
+    // the earlier run: a diagram whose batch holds points, statuses and rows filled
+    study::Study diagram;
+    diagram.sweep = {linear("k", 0.1, 0.4, 300)};
+    diagram.bifurcation.section.period = "2*pi/omega";
+    diagram.bifurcation.recorded_sections = 3;
+    diagram.bifurcation.record = {{"y1", "", study::IntervalValue::AtSection},
+                                  {"y2", "", study::IntervalValue::AtSection}};
+    const auto earlier = resolve(diagram);
+    const ensemble::SpecStorage earlier_spec(*earlier);
+    ensemble::BatchArrays old = ensemble::make_batch(*earlier, earlier_spec, 2, 0, 300, false);
+    std::fill(old.points.begin(), old.points.end(), 7.0);
+    std::fill(old.status.begin(), old.status.end(), 3);
+    std::fill(old.rows_filled.begin(), old.rows_filled.end(), 2);
+    std::fill(old.carry.begin(), old.carry.end(), 9u);
+    ensemble::BatchPool pool(std::size_t(1) << 30);
+    // the next run: a smaller diagram of the same shape, then a map with scalars and no points
+    diagram.sweep = {linear("k", 0.2, 0.3, 120)};
+    const auto next_diagram = resolve(diagram);
+    const auto next_map = map_over({linear("k", 0.1, 0.4, 37), linear("b", 0.1, 0.5, 5)});
+    for (const auto& next : {next_diagram, next_map}) {
+        const ensemble::SpecStorage spec(*next);
+        const std::size_t n = next->system_count();
+        pool.give(ensemble::BatchArrays(old));
+        ensemble::BatchArrays reused = *pool.take();
+        ensemble::refill_batch(reused, *next, spec, 2, 0, n, false);
+        const ensemble::BatchArrays fresh = ensemble::make_batch(*next, spec, 2, 0, n, false);
+        CHECK(reused.axis_values == fresh.axis_values);
+        CHECK(reused.status == fresh.status);
+        CHECK(reused.rows_filled == fresh.rows_filled);
+        CHECK(reused.carry == fresh.carry);
+        REQUIRE(reused.points.size() == fresh.points.size());
+        CHECK(
+            std::all_of(reused.points.begin(), reused.points.end(), [](double v) { return std::isnan(v); }));
+        REQUIRE(reused.scalars.size() == fresh.scalars.size());
+        CHECK(std::all_of(reused.scalars.begin(), reused.scalars.end(),
+                          [](double v) { return std::isnan(v); }));
+        // as the CUDA runner refills: outputs only, sized for the new study, for the download to
+        // overwrite whole (engine/cuda/ensemble_batch.cpp unpack)
+        pool.give(ensemble::BatchArrays(old));
+        ensemble::BatchArrays staged = *pool.take();
+        const ensemble::BatchOutputs outputs = ensemble::stored_outputs(*next);
+        ensemble::refill_batch(staged, *next, spec, 0, 0, n, false, ensemble::BatchFill::OutputsOnly,
+                               outputs);
+        ensemble::size_outputs(staged, outputs);
+        CHECK(staged.axis_values.empty());
+        CHECK(staged.carry.empty());
+        CHECK(staged.points.size() == (outputs.points ? fresh.points.size() : 0));
+        CHECK(staged.scalars.size() == (outputs.scalars ? fresh.scalars.size() : 0));
+        CHECK(staged.rows_filled.size() == (outputs.points ? n : 0));
+        CHECK(staged.status.size() == n);
     }
 }
