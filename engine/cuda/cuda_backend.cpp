@@ -534,8 +534,8 @@ class CudaBackend : public study::Backend {
         plan.min_blocks = options_.quick_compile ? 0
                           : options_.min_blocks != ensemble_min_blocks_default
                               ? options_.min_blocks
-                              : ensemble_min_blocks(plan.precision, int(study.model->num_states()),
-                                                    run_systems, plan.devices.front().multiprocessors);
+                              : ensemble_min_blocks(study, plan.precision, run_systems,
+                                                    plan.devices.front().multiprocessors);
         return plan;
     }
 

@@ -10,13 +10,25 @@
 
 namespace bif::cuda {
 
-int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems, int multiprocessors) {
-    const int bound = precision == codegen::Precision::Float ? 6 : states <= small_model_states ? 7 : 5;
+int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems, int multiprocessors,
+                        bool rosenbrock) {
+    const bool small = states <= small_model_states;
+    const int bound = precision == codegen::Precision::Float ? 6
+                      : rosenbrock                           ? (small ? 4 : 3)
+                      : small                                ? 7
+                                                             : 5;
     if (systems == 0 || multiprocessors <= 0) return bound;
     const std::size_t blocks = (systems + ensemble_threads - 1) / ensemble_threads;
     const std::size_t per_multiprocessor =
         (blocks + std::size_t(multiprocessors) - 1) / std::size_t(multiprocessors);
     return int(std::min<std::size_t>(std::size_t(bound), std::max<std::size_t>(3, per_multiprocessor)));
+}
+
+int ensemble_min_blocks(const study::ResolvedStudy& study, codegen::Precision precision, std::size_t systems,
+                        int multiprocessors) {
+    const study::Method method = study.study.solver.method;
+    return ensemble_min_blocks(precision, int(study.model->num_states()), systems, multiprocessors,
+                               method == study::Method::Rosenbrock23 || method == study::Method::Rodas4);
 }
 
 int ensemble_max_registers(int min_blocks) {
@@ -123,7 +135,7 @@ CompileRequest ensemble_request(const study::ResolvedStudy& study, codegen::Prec
     EnsembleKernelOptions options;
     const int states = int(study.model->num_states());
     options.min_blocks =
-        min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(precision, states) : min_blocks;
+        min_blocks == ensemble_min_blocks_default ? ensemble_min_blocks(study, precision) : min_blocks;
     const ensemble::SpecStorage spec(study);
     options.observes_steps = ensemble::observes_steps(spec.spec());
     options.adaptive = spec.spec().adaptive != 0;

@@ -27,10 +27,17 @@ inline constexpr unsigned ensemble_threads = 128;
 // gives each multiprocessor fewer blocks than that gets a looser bound (at least 3: 168
 // registers), as it cannot use the occupancy. 0: the compiler's choice; ensemble_min_blocks_default:
 // this rule.
+// A Rosenbrock method (`rosenbrock`: Rosenbrock23, Rodas4) in double keeps the iteration matrix, its
+// factors and the stages besides the state: 4 blocks (128 registers) for small models, 3 (168) for
+// larger ones; at 72 registers a 3-state Robertson step spilled 340 bytes (tests/bench/README.md,
+// stiff kernels). In float it fits the explicit methods' bound.
 inline constexpr int ensemble_min_blocks_default = -1;
 inline constexpr int small_model_states = 4;
 int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems = 0,
-                        int multiprocessors = 0);
+                        int multiprocessors = 0, bool rosenbrock = false);
+// The rule above for `study`'s model and method.
+int ensemble_min_blocks(const study::ResolvedStudy& study, codegen::Precision precision,
+                        std::size_t systems = 0, int multiprocessors = 0);
 
 // Whether the model's transcendental functions are compiled out of line (BIF_OUTLINE_MATH in
 // kernels/bif/config.h): when the step kernel would inline them at outline_math_calls sites or more.

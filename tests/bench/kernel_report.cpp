@@ -53,6 +53,29 @@ const char* duffing = R"({"bifscope_study": 1, "model": {"path": "../models/duff
       "solver": {"method": "rkck45", "rtol": 1e-9, "atol": 1e-9, "initial_step": 0.01},
       "precision": "double"})";
 
+// the stiff benchmarks' studies (bench_cuda_stiff.cpp): Robertson and HIRES
+std::string robertson(bool single, const char* method) {
+    return std::string(R"({"bifscope_study": 1, "model": {"path": "../models/robertson.ode"},
+      "parameters": {"k1": 0.04, "k2": 3e7}, "initial": {"y1": 1, "y2": 0, "y3": 0},
+      "sweep": [{"parameter": "k3", "from": 0, "to": 1e4, "count": 1024}],
+      "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "1e5"},
+                   "transient_sections": 0, "recorded_sections": 1, "record": ["y1", "y2", "y3"]},
+      "solver": {"method": ")") +
+           method + R"(", "rtol": 1e-3, "atol": 1e-6, "initial_step": 1e-3, "bound": 0, "max_step": 0},
+      "precision": ")" +
+           (single ? "float" : "double") + "\"}";
+}
+
+const char* hires = R"({"bifscope_study": 1, "model": {"text":
+      "y1'=-1.71*y1+0.43*y2+8.32*y3+0.0007\ny2'=1.71*y1-8.75*y2\ny3'=-10.03*y3+0.43*y4+0.035*y5\ny4'=8.32*y2+1.71*y3-1.12*y4\ny5'=-1.745*y5+0.43*y6+0.43*y7\ny6'=-k*y6*y8+0.69*y4+1.71*y5-0.43*y6+0.69*y7\ny7'=k*y6*y8-1.81*y7\ny8'=-k*y6*y8+1.81*y7\npar k=280\ninit y1=1,y2=0,y3=0,y4=0,y5=0,y6=0,y7=0,y8=0.0057\ndone\n"},
+      "sweep": [{"parameter": "k", "from": 224, "to": 336, "count": 1024}],
+      "analysis": {"kind": "bifurcation", "section": {"kind": "stroboscopic", "period": "321.8122"},
+                   "transient_sections": 0, "recorded_sections": 1,
+                   "record": ["y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8"]},
+      "solver": {"method": "rodas4", "rtol": 1e-6, "atol": 1e-10, "initial_step": 1e-3, "bound": 0,
+                 "max_step": 0},
+      "precision": "double"})";
+
 std::shared_ptr<const study::ResolvedStudy> resolve(const study::Study& s) {
     auto r = study::resolve_study(s, std::string(BIFSCOPE_SOURCE_DIR) + "/resources/studies");
     if (!r.resolved) throw std::runtime_error("study does not resolve");
@@ -129,6 +152,15 @@ int main(int argc, char** argv) {
         }
         if (which == "all" || which == "duffing")
             report("duffing", *from_json(duffing), codegen::Precision::Double, dir, arch);
+        if (which == "all" || which == "stiff") {
+            for (const char* method : {"rosenbrock23", "rodas4"}) {
+                report(std::string("rob_") + method + "_double", *from_json(robertson(false, method)),
+                       codegen::Precision::Double, dir, arch);
+                report(std::string("rob_") + method + "_float", *from_json(robertson(true, method)),
+                       codegen::Precision::Float, dir, arch);
+            }
+            report("hires_rodas4", *from_json(hires), codegen::Precision::Double, dir, arch);
+        }
         if (which == "all" || which == "henon") {
             auto read = study::read_study_file(std::string(BIFSCOPE_SOURCE_DIR) +
                                                "/resources/studies/henon_bifurcation.json");

@@ -43,8 +43,8 @@ class RunnerHarness {
             const Target target = compiler.target_for(device);
             auto found = modules_.find(target.name());
             if (found == modules_.end()) {
-                const int min_blocks = ensemble_min_blocks(precision, int(study_->model->num_states()),
-                                                           study_->system_count(), device.multiprocessors);
+                const int min_blocks =
+                    ensemble_min_blocks(*study_, precision, study_->system_count(), device.multiprocessors);
                 const CompileRequest request =
                     ensemble_request(*study_, precision, spec_.program(), min_blocks);
                 found = modules_.emplace(target.name(), compiler.compile(request, target)).first;
