@@ -2,9 +2,12 @@
 // the CPU backend's, on the MPGOS Duffing diagram shrunk to 256 values of k, both in double.
 // Both refine with the same kernel header from the diagram's own section points; the diagrams differ
 // only in rounding (fused multiply-adds, CUDA's libm), which can change what a chaotic transient
-// settles on, so systems are compared where both backends found an orbit of the same period: the
-// same refined point within 1e-7 (1 + |value|), the same multipliers within 1e-6 of the largest. The
-// two must agree on the status and period of at least 98% of the systems that converged on the CPU.
+// settles on, so systems are compared where both backends found an orbit of the same period. Where
+// the diagram is multistable the two transients may settle on two coexisting orbits of that period
+// (points 0.1 or more apart, the first GPU round: 2 of 51); those count apart. The others must be
+// the same orbit: the same refined point within 1e-7 (1 + |value|), the same multipliers within 1e-6
+// of the largest. The two must agree on the status and period of at least 98% of the systems that
+// converged on the CPU, and on the orbit itself for at least 90% of those.
 // Skipped (exit 77) without an NVIDIA GPU and driver.
 #include "engine/cpu/cpu_backend.h"
 #include "engine/cuda/cuda_backend.h"
@@ -63,7 +66,7 @@ TEST_CASE("the GPU refines the diagram's orbits as the CPU does", "[gpu][orbit]"
     for (const auto& note : g.info.notes)
         std::printf("%s\n", note.c_str());
     const std::size_t n = resolved->model->num_states();
-    std::size_t cpu_converged = 0, agreeing = 0, compared = 0;
+    std::size_t cpu_converged = 0, agreeing = 0, compared = 0, other_orbit = 0;
     for (std::size_t s = 0; s < c.system_count; ++s) {
         const double converged = double(int(study::OrbitStatus::Converged));
         if (value(c, "orbit_status", s) != converged) continue;
@@ -72,8 +75,17 @@ TEST_CASE("the GPU refines the diagram's orbits as the CPU does", "[gpu][orbit]"
             value(c, "orbit_period", s) != value(g, "orbit_period", s))
             continue;
         ++agreeing;
-        ++compared;
         INFO("system " << s << ", k = " << c.axes[0].values[s] << ", period " << value(c, "orbit_period", s));
+        bool same_orbit = true; // a coexisting orbit lies far off: 1e-3 separates the two cases widely
+        for (const auto& state : resolved->model->states) {
+            const double a = value(c, "orbit_" + state.name, s), b = value(g, "orbit_" + state.name, s);
+            same_orbit = same_orbit && std::abs(a - b) <= 1e-3 * (1.0 + std::abs(a));
+        }
+        if (!same_orbit) {
+            ++other_orbit;
+            continue;
+        }
+        ++compared;
         for (const auto& state : resolved->model->states) {
             const double a = value(c, "orbit_" + state.name, s), b = value(g, "orbit_" + state.name, s);
             CHECK(std::abs(a - b) <= 1e-7 * (1.0 + std::abs(a)));
@@ -88,9 +100,12 @@ TEST_CASE("the GPU refines the diagram's orbits as the CPU does", "[gpu][orbit]"
         }
         CHECK(value(c, "orbit_stable", s) == value(g, "orbit_stable", s));
     }
-    std::printf("orbits: %zu converged on the CPU, %zu with the same status and period on the GPU\n",
-                cpu_converged, agreeing);
-    CHECK(cpu_converged >= 128); // most of the MPGOS range is periodic
+    std::printf("orbits: %zu converged on the CPU, %zu with the same status and period on the GPU, %zu of "
+                "those on another orbit of that period\n",
+                cpu_converged, agreeing, other_orbit);
+    // about a fifth of the MPGOS range settles on an orbit of period <= 8 (the 46080-value benchmark:
+    // 9214 systems); the rest is chaotic or of a longer period
+    CHECK(cpu_converged >= 25);
     CHECK(double(agreeing) >= 0.98 * double(cpu_converged));
-    CHECK(compared > 0);
+    CHECK(double(compared) >= 0.9 * double(agreeing));
 }
