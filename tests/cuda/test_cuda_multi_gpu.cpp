@@ -8,7 +8,7 @@
 // the GPUs there are. Needs two GPUs for these; with one it runs only the runner on one GPU given
 // twice (two devices' lanes dealt batches of one study; the same bits as one lane's single batch),
 // then prints why the rest is skipped and exits 77, as it does without a GPU or NVRTC.
-#define CATCH_CONFIG_RUNNER
+#include "catch_session.h"
 #include "engine/cuda/cuda_backend.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/ensemble_runner.h"
@@ -234,11 +234,10 @@ int main(int argc, char** argv) {
         return 77;
     }
     if (driver.device_count() < 2) {
-        Catch::Session session;
-        session.configData().testsOrTags = {"[shared]"};
-        if (const int failed = session.run(argc, argv); failed != 0) return failed;
+        if (const int failed = bif::test::run_catch_session(argc, argv, {"[shared]"}); failed != 0)
+            return failed;
         std::printf("SKIPPED: %d GPU(s) visible; the two-GPU tests need two\n", driver.device_count());
         return 77;
     }
-    return Catch::Session().run(argc, argv);
+    return bif::test::run_catch_session(argc, argv);
 }

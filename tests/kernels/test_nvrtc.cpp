@@ -2,7 +2,8 @@
 // float and double models and every stepper, the driver with events and accessories, and the
 // Lyapunov wrapper; and checks that a small model's DOPRI5 kernel keeps its state in registers
 // (no local-memory frame in the PTX). Exits 77 (skipped) where NVRTC cannot be loaded.
-#define CATCH_CONFIG_RUNNER
+#include "catch_session.h"
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -240,7 +241,7 @@ TEST_CASE("a small explicit kernel without events keeps its arrays in registers"
 
 int main(int argc, char* argv[]) {
     if (!load_nvrtc()) return 77;
-    return Catch::Session().run(argc, argv);
+    return bif::test::run_catch_session(argc, argv);
 }
 
 TEST_CASE("the Rosenbrock steppers' banded path compiles through NVRTC", "[engine][kernels][nvrtc]") {
