@@ -184,7 +184,8 @@ TEST_CASE("two GPUs give bit for bit what one gives", "[cuda][multigpu][gpu]") {
 TEST_CASE("a study of uneven cost keeps both GPUs busy", "[cuda][multigpu][gpu]") {
     // the MPGOS transients: about a second of one GPU, so the second GPU is set up long before the end
     study::Study s = example("duffing_bifurcation.json", 1 << 19, 1024, 32);
-    s.sweep.at(0).name = "b";
+    // a std::string, not = "b": g++ 12.2 warns falsely there (-Wrestrict, GCC PR 105651)
+    s.sweep.at(0).name = std::string("b");
     s.sweep.at(0).from = 0.6;
     s.sweep.at(0).to = 0.0;
     s.parameters = {{"k", 0.2}, {"delta", 1}, {"omega", 1}};
