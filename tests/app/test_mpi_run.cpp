@@ -2,7 +2,8 @@
 // byte for byte apart from the timing line, with blocks small enough that many travel between ranks;
 // a rank that dies or hangs mid-run must end the run within seconds, never hang it.
 // Exits 77 (skipped) where mpirun is missing.
-#define CATCH_CONFIG_RUNNER
+#include "catch_session.h"
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -162,7 +163,7 @@ int main(int argc, char** argv) {
     // CI runs as root, which mpirun refuses without these.
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    const int failed = Catch::Session().run(argc, argv);
+    const int failed = bif::test::run_catch_session(argc, argv);
     std::error_code ec;
     fs::remove_all(work, ec);
     return failed;

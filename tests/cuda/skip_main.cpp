@@ -1,10 +1,9 @@
 // main() for the CUDA tests that need NVRTC (and, with BIF_TEST_NEEDS_GPU, a GPU): where they are
 // missing the test prints why and exits 77, which CTest reports as skipped (SKIP_RETURN_CODE 77).
-#define CATCH_CONFIG_RUNNER
+#include "catch_session.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/nvrtc_library.h"
 
-#include <catch2/catch.hpp>
 #include <cstdio>
 
 int main(int argc, char** argv) {
@@ -21,5 +20,5 @@ int main(int argc, char** argv) {
     }
 #endif
     std::printf("NVRTC %s from %s\n", nvrtc.version_text().c_str(), nvrtc.path().c_str());
-    return Catch::Session().run(argc, argv);
+    return bif::test::run_catch_session(argc, argv);
 }

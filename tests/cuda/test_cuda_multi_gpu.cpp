@@ -8,7 +8,7 @@
 // the GPUs there are. Needs two GPUs for these; with one it runs only the runner on one GPU given
 // twice (two devices' lanes dealt batches of one study; the same bits as one lane's single batch),
 // then prints why the rest is skipped and exits 77, as it does without a GPU or NVRTC.
-#define CATCH_CONFIG_RUNNER
+#include "catch_session.h"
 #include "engine/cuda/cuda_backend.h"
 #include "engine/cuda/driver_library.h"
 #include "engine/cuda/ensemble_runner.h"
@@ -184,7 +184,8 @@ TEST_CASE("two GPUs give bit for bit what one gives", "[cuda][multigpu][gpu]") {
 TEST_CASE("a study of uneven cost keeps both GPUs busy", "[cuda][multigpu][gpu]") {
     // the MPGOS transients: about a second of one GPU, so the second GPU is set up long before the end
     study::Study s = example("duffing_bifurcation.json", 1 << 19, 1024, 32);
-    s.sweep.at(0).name = "b";
+    // a std::string, not = "b": g++ 12.2 warns falsely there (-Wrestrict, GCC PR 105651)
+    s.sweep.at(0).name = std::string("b");
     s.sweep.at(0).from = 0.6;
     s.sweep.at(0).to = 0.0;
     s.parameters = {{"k", 0.2}, {"delta", 1}, {"omega", 1}};
@@ -234,11 +235,10 @@ int main(int argc, char** argv) {
         return 77;
     }
     if (driver.device_count() < 2) {
-        Catch::Session session;
-        session.configData().testsOrTags = {"[shared]"};
-        if (const int failed = session.run(argc, argv); failed != 0) return failed;
+        if (const int failed = bif::test::run_catch_session(argc, argv, {"[shared]"}); failed != 0)
+            return failed;
         std::printf("SKIPPED: %d GPU(s) visible; the two-GPU tests need two\n", driver.device_count());
         return 77;
     }
-    return Catch::Session().run(argc, argv);
+    return bif::test::run_catch_session(argc, argv);
 }

@@ -4,7 +4,8 @@
 // (no local-memory frame in the PTX). The stiff benchmark's kernels too (issue 36): the
 // hand-written ones of tests/bench/handwritten, and the sections program with the benchmark's
 // BIF_ENSEMBLE_KEEP_FINISHED_CARRY. Exits 77 (skipped) where NVRTC cannot be loaded.
-#define CATCH_CONFIG_RUNNER
+#include "catch_session.h"
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -269,7 +270,7 @@ TEST_CASE("a small explicit kernel without events keeps its arrays in registers"
 
 int main(int argc, char* argv[]) {
     if (!load_nvrtc()) return 77;
-    return Catch::Session().run(argc, argv);
+    return bif::test::run_catch_session(argc, argv);
 }
 
 TEST_CASE("the Rosenbrock steppers' banded path compiles through NVRTC", "[engine][kernels][nvrtc]") {
