@@ -13,9 +13,12 @@ namespace bif::cuda {
 int ensemble_min_blocks(codegen::Precision precision, int states, std::size_t systems, int multiprocessors,
                         bool rosenbrock) {
     const bool small = states <= small_model_states;
+    // Rosenbrock methods past small models in double hold an iteration matrix that spills at fewer
+    // registers (HIRES, 8 states, Rodas4 on an H200: 326 ms at 5 blocks, 101 ms at 3); a small one
+    // (Robertson) was faster at 7 blocks than at 4 (Rodas4 14.6 against 15.7 ms at 2^23)
     const int bound = precision == codegen::Precision::Float ? 6
-                      : rosenbrock                           ? (small ? 4 : 3)
                       : small                                ? 7
+                      : rosenbrock                           ? 3
                                                              : 5;
     if (systems == 0 || multiprocessors <= 0) return bound;
     const std::size_t blocks = (systems + ensemble_threads - 1) / ensemble_threads;

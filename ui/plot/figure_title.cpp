@@ -17,6 +17,8 @@ QString analysis_title(study::AnalysisKind kind) {
         return QStringLiteral("basins of attraction");
     case study::AnalysisKind::Trajectory:
         return QStringLiteral("trajectory");
+    case study::AnalysisKind::PhasePlane:
+        return QStringLiteral("phase plane");
     }
     return {};
 }
