@@ -15,6 +15,7 @@
 #include "engine/study/resolved_study.h"
 #include "engine/study/study_json.h"
 
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -92,11 +93,17 @@ TEST_CASE("the GPU refines the diagram's orbits as the CPU does", "[gpu][orbit]"
         }
         const double largest = value(c, "orbit_max_modulus", s);
         CHECK(std::abs(value(g, "orbit_max_modulus", s) - largest) <= 1e-6 * largest);
-        for (std::size_t k = 1; k <= n; ++k) {
+        // as sets: a complex pair has one modulus, so its two members come in either order (the
+        // first H100 round: system 47's pair conjugated)
+        const auto multiplier = [&](const study::Result& r, std::size_t k) {
             const std::string mu = "orbit_mu" + std::to_string(k);
-            const std::complex<double> a(value(c, mu + "_re", s), value(c, mu + "_im", s));
-            const std::complex<double> b(value(g, mu + "_re", s), value(g, mu + "_im", s));
-            CHECK(std::abs(a - b) <= 1e-6 * largest);
+            return std::complex<double>(value(r, mu + "_re", s), value(r, mu + "_im", s));
+        };
+        for (std::size_t k = 1; k <= n; ++k) {
+            double nearest = INFINITY;
+            for (std::size_t j = 1; j <= n; ++j)
+                nearest = std::min(nearest, std::abs(multiplier(c, k) - multiplier(g, j)));
+            CHECK(nearest <= 1e-6 * largest);
         }
         CHECK(value(c, "orbit_stable", s) == value(g, "orbit_stable", s));
     }
