@@ -173,7 +173,9 @@ TEST_CASE("Henon map: the Neimark-Sacker curve b = -1 and its strong resonances 
     s.initial_step = 0.02;
     s.max_step = 0.05;
     s.box = {{2, -1.5, 0.0}};
-    const OrbitBranchPoint& ns = only(continue_orbit(fixed, Eigen::Vector2d(x0, b0 * x0), b0, s), "NS");
+    const auto branch =
+        continue_orbit(fixed, Eigen::Vector2d(x0, b0 * x0), b0, s); // kept: `only` refers into it
+    const OrbitBranchPoint& ns = only(branch, "NS");
     CHECK(ns.parameter == Approx(-1).epsilon(1e-9));
 
     // the curve in (b, a): alpha = b, beta = a
