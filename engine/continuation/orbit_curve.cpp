@@ -35,7 +35,7 @@ Eigen::MatrixXd bordered(const Eigen::MatrixXd& a, const Vector& b, const Vector
 class OrbitCurveProblem : public ContinuationProblem {
   public:
     OrbitCurveProblem(const OrbitFactory& factory, OrbitBifurcation kind, const OrbitCurveStart& start)
-        : factory_(factory), kind_(kind), user_(start.user_values), alpha_(start.alpha), beta_(start.beta),
+        : factory_(factory), kind_(kind), user_(start.user_values), beta_(start.beta),
           m_(int(start.u.size())), reference_(start.u) {
         const std::unique_ptr<OrbitProblem> probe = orbit_at(user_[std::size_t(beta_)]);
         if (probe->unknowns() != m_)
@@ -194,7 +194,7 @@ class OrbitCurveProblem : public ContinuationProblem {
     const OrbitFactory& factory_;
     OrbitBifurcation kind_;
     std::vector<double> user_;
-    int alpha_, beta_;
+    int beta_;
     int m_;
     bool trivial_ = false;
     mutable Vector reference_;

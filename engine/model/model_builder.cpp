@@ -8,6 +8,7 @@
 #include "engine/model/text.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 namespace bif::model::detail {
@@ -230,11 +231,15 @@ class ModelBuilder {
     // formula table when the file is loaded and again whenever a parameter changes; Bifscope
     // evaluates it once, from the file's parameter values, and says so where the formula uses any.
     void build_tables() {
-        std::vector<double> p;
-        for (const Parameter& q : model_.parameters)
-            p.push_back(q.value);
+        if (table_decl_.empty()) return;
+        // A model with errors may hold a derived formula over slots that were never filled: those
+        // stay NaN rather than being read past the end.
+        std::vector<double> p(model_.num_param_slots(), std::numeric_limits<double>::quiet_NaN());
+        for (std::size_t i = 0; i < model_.parameters.size(); ++i)
+            p[i] = model_.parameters[i].value;
         for (const DerivedParameter& d : model_.derived)
-            p.push_back(model_.pool.evaluate(d.formula, nullptr, p.data(), 0.0));
+            if (d.slot < p.size() && reads_only_slots(d.formula, p.size()))
+                p[d.slot] = model_.pool.evaluate(d.formula, nullptr, p.data(), 0.0);
         for (std::size_t k = 0; k < table_decl_.size(); ++k) {
             const TableDeclaration& t = d_.tables[table_decl_[k]];
             std::optional<sym::Table> table = t.file.empty() ? formula_table(t, k, p) : file_table(t);
@@ -249,7 +254,7 @@ class ModelBuilder {
                                             const std::vector<double>& p) {
         if (!t.formula) return std::nullopt;
         const auto node = resolver_->resolve(*t.formula, {FormulaContext::Kind::Table, k});
-        if (!node) return std::nullopt;
+        if (!node || !reads_only_slots(*node, p.size())) return std::nullopt;
         if (uses_parameters(*node)) {
             sink_.warning("W-table-parameters", t.where,
                           "table " + quoted(t.name) +
@@ -271,20 +276,30 @@ class ModelBuilder {
         return std::move(file.table);
     }
 
-    bool uses_parameters(sym::NodeId root) const {
+    // The highest parameter slot a formula reads, if it reads any. (The resolver refuses states in
+    // the formulas of tables and derived parameters.)
+    std::optional<std::size_t> highest_slot_read(sym::NodeId root) const {
+        std::optional<std::size_t> highest;
         std::vector<sym::NodeId> todo{root};
         std::vector<char> seen(model_.pool.size(), 0);
         while (!todo.empty()) {
             const sym::Node& n = model_.pool.node(todo.back());
             todo.pop_back();
-            if (n.op == sym::Op::Param) return true;
+            if (n.op == sym::Op::Param) highest = std::max<std::size_t>(highest.value_or(0), n.index);
             for (int i = 0; i < sym::arity(n.op); ++i)
                 if (!seen[n.args[i]]) {
                     seen[n.args[i]] = 1;
                     todo.push_back(n.args[i]);
                 }
         }
-        return false;
+        return highest;
+    }
+
+    bool uses_parameters(sym::NodeId root) const { return highest_slot_read(root).has_value(); }
+
+    bool reads_only_slots(sym::NodeId root, std::size_t count) const {
+        const auto highest = highest_slot_read(root);
+        return !highest || *highest < count;
     }
 
     void build_networks() {
