@@ -65,6 +65,22 @@ CVector eigenvector_near(const Eigen::MatrixXd& m, std::complex<double> target) 
     return solver.eigenvectors().col(best);
 }
 
+// (i w - A)^-1 b through the real system of twice the size, as
+// (i w - A)(xr + i xi) = (-A xr - w xi) + i (w xr - A xi). Eigen's complex LU would compile its
+// complex matrix kernels into this file, which made it the slowest file of the whole build.
+CVector solve_shifted(const Eigen::MatrixXd& a, double w, const CVector& b) {
+    const Eigen::Index n = a.rows();
+    Eigen::MatrixXd m(2 * n, 2 * n);
+    m << -a, -w * Eigen::MatrixXd::Identity(n, n), w * Eigen::MatrixXd::Identity(n, n), -a;
+    Eigen::VectorXd rhs(2 * n);
+    rhs << b.real(), b.imag();
+    const Eigen::VectorXd x = m.partialPivLu().solve(rhs);
+    CVector out(n);
+    out.real() = x.head(n);
+    out.imag() = x.tail(n);
+    return out;
+}
+
 } // namespace
 
 double first_lyapunov_coefficient(const ModelEquations& eq, const double* p,
@@ -90,11 +106,9 @@ double first_lyapunov_coefficient(const ModelEquations& eq, const double* p,
     pv /= std::conj(pv.dot(q)); // Eigen's dot conjugates its left side: <p, q> = 1
     const Forms forms(eq, p, y);
     const CVector cq = q.conjugate();
-    const Eigen::MatrixXcd ac = Eigen::MatrixXd(a).cast<std::complex<double>>();
     const CVector b_qq = forms.b(q, q), b_qqc = forms.b(q, cq);
-    const CVector r = ac.partialPivLu().solve(b_qqc); // A^-1 B(q, conj q)
-    const Eigen::MatrixXcd shifted = i_omega * 2.0 * Eigen::MatrixXcd::Identity(n, n) - ac; // 2 i omega - A
-    const CVector s = shifted.partialPivLu().solve(b_qq);
+    const CVector r = -solve_shifted(a, 0.0, b_qqc);       // A^-1 B(q, conj q)
+    const CVector s = solve_shifted(a, 2.0 * omega, b_qq); // (2 i omega - A)^-1 B(q, q)
     const std::complex<double> g =
         pv.dot(forms.c_qqq(q)) - 2.0 * pv.dot(forms.b(q, r)) + pv.dot(forms.b(cq, s));
     return g.real() / (2.0 * omega);
