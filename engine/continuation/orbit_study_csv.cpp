@@ -1,10 +1,10 @@
 #include "engine/continuation/orbit_study_csv.h"
 
+#include "engine/continuation/equilibrium_csv.h"
 #include "engine/continuation/orbit_csv.h"
 
 #include <algorithm>
 #include <ostream>
-#include <sstream>
 
 namespace bif::cont {
 
@@ -32,12 +32,7 @@ void write_curves(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
 
 void write_orbit_study_csv(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
                            const OrbitStudyOutcome& outcome) {
-    out << "# bifscope result\n# analysis: " << study::name_of(r.study.analysis) << "\n";
-    for (const std::string& note : outcome.notes)
-        out << "# " << note << "\n";
-    std::istringstream json(study::write_equilibrium_study_json(r.study));
-    for (std::string line; std::getline(json, line);)
-        out << "# " << line << "\n";
+    write_study_comments(out, r, outcome.notes);
     if (r.study.analysis == study::EquilibriumAnalysis::OrbitCurves)
         write_curves(out, r, outcome);
     else
