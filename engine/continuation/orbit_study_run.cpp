@@ -1,10 +1,10 @@
 #include "engine/continuation/orbit_study_run.h"
 
-#include "engine/continuation/joined_branch.h"
 #include "engine/continuation/map_orbit.h"
 #include "engine/continuation/orbit_newton.h"
 #include "engine/continuation/orbit_shooting.h"
 #include "engine/continuation/orbit_stroboscopic.h"
+#include "engine/continuation/study_continuation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -55,20 +55,6 @@ Eigen::VectorXd settled(const codegen::HostModel& host, const study::OrbitSpec& 
     return x;
 }
 
-ContinuationSettings settings_of(const study::ResolvedEquilibriumStudy& r, int unknowns, int direction,
-                                 const std::atomic<bool>* cancel) {
-    const study::EquilibriumStudy& s = r.study;
-    ContinuationSettings c;
-    c.direction = direction;
-    c.initial_step = s.step;
-    c.min_step = s.min_step;
-    c.max_step = s.max_step;
-    c.max_points = s.max_points;
-    c.box = {{unknowns, s.from, s.to}};
-    c.cancel = cancel;
-    return c;
-}
-
 bool same_orbit_point(const OrbitBranchPoint& a, const OrbitBranchPoint& b) {
     double gap = std::abs(a.parameter - b.parameter), scale = 1.0 + std::abs(a.parameter);
     for (std::size_t i = 0; i < a.unknowns.size(); ++i) {
@@ -100,18 +86,14 @@ void continue_curves(const study::ResolvedEquilibriumStudy& r, const OrbitFactor
             r.parameters, r.parameter, r.second_parameter,
             Eigen::Map<const Eigen::VectorXd>(p->unknowns.data(), Eigen::Index(p->unknowns.size())),
             p->parameter};
-        auto run = [&](int direction) {
-            ContinuationSettings c = settings_of(r, int(p->unknowns.size()), direction, cancel);
-            c.box.clear();
-            return continue_orbit_curve(factory, *curve_kind(p->label), start, {s.from, s.to},
-                                        {s.second_from, s.second_to}, c);
-        };
         OrbitCurve curve;
         try {
-            using study::ContinuationDirection;
-            curve = s.direction == ContinuationDirection::Up     ? run(1)
-                    : s.direction == ContinuationDirection::Down ? run(-1)
-                                                                 : joined(run(-1), run(1));
+            curve = continued_in(s.direction, [&](int direction) {
+                ContinuationSettings c = continuation_settings(s, int(p->unknowns.size()), direction, cancel);
+                c.box.clear();
+                return continue_orbit_curve(factory, *curve_kind(p->label), start, {s.from, s.to},
+                                            {s.second_from, s.second_to}, c);
+            });
         } catch (const std::invalid_argument& e) {
             out.notes.push_back(p->label + " at " + s.parameter + " = " + std::to_string(p->parameter) +
                                 ": not continued (" + e.what() + ")");
@@ -193,14 +175,11 @@ OrbitStudyOutcome run_orbit_study(const study::ResolvedEquilibriumStudy& r, cons
     out.notes.push_back("start orbit: " + std::string(p.stability.stable() ? "stable" : "unstable") +
                         ", period " + std::to_string(orbit->period(p.u, lambda)) + ", Newton iterations " +
                         std::to_string(p.iterations));
-    auto run = [&](int direction) {
+    out.branch = continued_in(s.direction, [&](int direction) {
         orbit->set_reference(p.u);
-        return continue_orbit(*orbit, p.u, lambda, settings_of(r, orbit->unknowns(), direction, cancel));
-    };
-    using study::ContinuationDirection;
-    out.branch = s.direction == ContinuationDirection::Up     ? run(1)
-                 : s.direction == ContinuationDirection::Down ? run(-1)
-                                                              : joined(run(-1), run(1));
+        return continue_orbit(*orbit, p.u, lambda,
+                              continuation_settings(s, orbit->unknowns(), direction, cancel));
+    });
     out.notes.push_back("branch: " + out.branch.message);
     if (s.analysis == study::EquilibriumAnalysis::OrbitCurves) continue_curves(r, factory, out, cancel);
     return out;
