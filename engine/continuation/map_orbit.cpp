@@ -1,5 +1,7 @@
 #include "engine/continuation/map_orbit.h"
 
+#include "engine/continuation/floquet_multipliers.h"
+
 #include <stdexcept>
 
 namespace bif::cont {
@@ -33,12 +35,7 @@ bool MapOrbit::evaluate_at(const Eigen::VectorXd& u, double lambda, bool with_ja
         }
     }
     out.residual = x - u;
-    if (with_jacobian) {
-        Eigen::MatrixXd m = out.segments.front();
-        for (std::size_t j = 1; j < out.segments.size(); ++j)
-            m = out.segments[j] * m;
-        out.jacobian = m - Eigen::MatrixXd::Identity(n, n);
-    }
+    if (with_jacobian) out.jacobian = monodromy_matrix(out.segments) - Eigen::MatrixXd::Identity(n, n);
     return true;
 }
 

@@ -1,5 +1,7 @@
 #include "engine/continuation/orbit_stroboscopic.h"
 
+#include "engine/continuation/floquet_multipliers.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -31,12 +33,8 @@ bool StroboscopicOrbit::evaluate_at(const Eigen::VectorXd& u, double lambda, boo
         return false;
     out.residual = flow.end - u;
     out.segments = std::move(flow.jacobians);
-    if (with_jacobian) {
-        Eigen::MatrixXd m = out.segments.front();
-        for (std::size_t j = 1; j < out.segments.size(); ++j)
-            m = out.segments[j] * m;
-        out.jacobian = m - Eigen::MatrixXd::Identity(u.size(), u.size());
-    }
+    if (with_jacobian)
+        out.jacobian = monodromy_matrix(out.segments) - Eigen::MatrixXd::Identity(u.size(), u.size());
     return true;
 }
 
