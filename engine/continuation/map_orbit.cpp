@@ -7,7 +7,7 @@
 namespace bif::cont {
 
 MapOrbit::MapOrbit(const codegen::HostModel& model, ModelParameters parameters, int k, double t0)
-    : model_(&model), parameters_(std::move(parameters)), k_(k), t0_(t0) {
+    : ModelOrbitProblem(model, std::move(parameters)), k_(k), t0_(t0) {
     if (k < 1) throw std::invalid_argument("orbit: the period must be at least 1");
     if (model.event_count() > 0)
         throw std::invalid_argument("orbit: periodic orbits of maps with events are not supported");

@@ -9,8 +9,8 @@ namespace bif::cont {
 
 ShootingOrbit::ShootingOrbit(const codegen::HostModel& model, ModelParameters parameters,
                              Eigen::VectorXd reference, FlowSettings settings, int segments)
-    : model_(&model), parameters_(std::move(parameters)), reference_(std::move(reference)),
-      settings_(settings), segments_(segments) {
+    : ModelOrbitProblem(model, std::move(parameters)), reference_(std::move(reference)), settings_(settings),
+      segments_(segments) {
     if (segments < 1) throw std::invalid_argument("orbit: at least one shooting segment");
     if (reference_.size() != model.dimension())
         throw std::invalid_argument("orbit: the phase condition's point does not fit the model");

@@ -10,7 +10,7 @@ namespace bif::cont {
 StroboscopicOrbit::StroboscopicOrbit(const codegen::HostModel& model, ModelParameters parameters,
                                      PeriodOf forcing_period, int k, FlowSettings settings,
                                      int segments_per_period, double t0)
-    : model_(&model), parameters_(std::move(parameters)), forcing_period_(std::move(forcing_period)), k_(k),
+    : ModelOrbitProblem(model, std::move(parameters)), forcing_period_(std::move(forcing_period)), k_(k),
       settings_(settings), segments_per_period_(segments_per_period), t0_(t0) {
     if (k < 1) throw std::invalid_argument("orbit: the number of forcing periods must be at least 1");
     if (segments_per_period < 1) throw std::invalid_argument("orbit: at least one segment per period");
