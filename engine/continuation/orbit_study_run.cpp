@@ -26,6 +26,14 @@ double map_period(const study::OrbitSpec& o, double forcing_period) {
                                                : o.period;
 }
 
+// The integrator settings the study's orbit asks for (its tolerances).
+FlowSettings flow_settings(const study::OrbitSpec& o) {
+    FlowSettings flow;
+    flow.rtol = o.rtol;
+    flow.atol = o.atol;
+    return flow;
+}
+
 // Whole periods of the period map from x, so that a stroboscopic map's phase stays at t = 0.
 Eigen::VectorXd settled(const codegen::HostModel& host, const study::OrbitSpec& o,
                         const std::vector<double>& p, Eigen::VectorXd x, double period) {
@@ -42,9 +50,7 @@ Eigen::VectorXd settled(const codegen::HostModel& host, const study::OrbitSpec& 
         }
         return x;
     }
-    FlowSettings flow;
-    flow.rtol = o.rtol;
-    flow.atol = o.atol;
+    const FlowSettings flow = flow_settings(o);
     for (long j = 0; j < steps; ++j) {
         FlowResult r;
         std::string why;
@@ -122,9 +128,7 @@ OrbitStudyOutcome run_orbit_study(const study::ResolvedEquilibriumStudy& r, cons
         throw std::invalid_argument("orbits of flows take at most " + std::to_string(max_flow_dimension) +
                                     " states; the model has " + std::to_string(n));
 
-    FlowSettings flow;
-    flow.rtol = o.rtol;
-    flow.atol = o.atol;
+    const FlowSettings flow = flow_settings(o);
     // The forcing period is observable 0 of the host model (the only one requested).
     auto forcing_period = [&host](const std::vector<double>& slots) {
         std::vector<double> y(std::size_t(host.dimension()), 0.0),
