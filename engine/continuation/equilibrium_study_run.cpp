@@ -20,12 +20,7 @@ EquilibriumBranch branch_through(const ModelEquations& eq, const study::Resolved
 }
 
 bool same_point(const EquilibriumBranchPoint& a, const EquilibriumBranchPoint& b) {
-    double gap = std::abs(a.parameter - b.parameter), scale = 1.0 + std::abs(a.parameter);
-    for (std::size_t i = 0; i < a.state.size(); ++i) {
-        gap = std::max(gap, std::abs(a.state[i] - b.state[i]));
-        scale = std::max(scale, 1.0 + std::abs(a.state[i]));
-    }
-    return gap <= 1e-6 * scale;
+    return same_branch_point(a.parameter, a.state, b.parameter, b.state);
 }
 
 // The LP and H points of the branches, each once. A fold test that fires at a branch point (the

@@ -61,15 +61,6 @@ Eigen::VectorXd settled(const codegen::HostModel& host, const study::OrbitSpec& 
     return x;
 }
 
-bool same_orbit_point(const OrbitBranchPoint& a, const OrbitBranchPoint& b) {
-    double gap = std::abs(a.parameter - b.parameter), scale = 1.0 + std::abs(a.parameter);
-    for (std::size_t i = 0; i < a.unknowns.size(); ++i) {
-        gap = std::max(gap, std::abs(a.unknowns[i] - b.unknowns[i]));
-        scale = std::max(scale, 1.0 + std::abs(a.unknowns[i]));
-    }
-    return gap <= 1e-6 * scale;
-}
-
 std::optional<OrbitBifurcation> curve_kind(const std::string& label) {
     if (label == "LP") return OrbitBifurcation::Fold;
     if (label == "PD") return OrbitBifurcation::PeriodDoubling;
@@ -84,7 +75,8 @@ void continue_curves(const study::ResolvedEquilibriumStudy& r, const OrbitFactor
     std::vector<const OrbitBranchPoint*> starts;
     for (const OrbitBranchPoint& p : out.branch.points)
         if (curve_kind(p.label) && std::none_of(starts.begin(), starts.end(), [&](const auto* q) {
-                return q->label == p.label && same_orbit_point(*q, p);
+                return q->label == p.label &&
+                       same_branch_point(q->parameter, q->unknowns, p.parameter, p.unknowns);
             }))
             starts.push_back(&p);
     for (const OrbitBranchPoint* p : starts) {

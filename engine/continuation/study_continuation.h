@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <utility>
+#include <vector>
 
 namespace bif::cont {
 
@@ -16,6 +17,12 @@ namespace bif::cont {
 // first step goes `direction` (+1 or -1) in the parameter, kept to the study's [from, to].
 ContinuationSettings continuation_settings(const study::EquilibriumStudy& study, int unknowns, int direction,
                                            const std::atomic<bool>* cancel);
+
+// Whether two points of branches, each a parameter value and a state (or an orbit's unknowns), are
+// one: within 1e-6 in the max norm, relative to 1 + the largest magnitude of the first (the same
+// special point found on two branches, or twice on one).
+bool same_branch_point(double parameter_a, const std::vector<double>& a, double parameter_b,
+                       const std::vector<double>& b);
 
 // `run(direction)` continued the way the study says: up (+1), down (-1), or both, the down part first.
 template <class Run>
