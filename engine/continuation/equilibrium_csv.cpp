@@ -17,17 +17,6 @@ std::string number(double v) {
     return std::string(text, end);
 }
 
-void comment_block(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
-                   const EquilibriumStudyOutcome& outcome) {
-    out << "# bifscope result\n# analysis: " << study::name_of(r.study.analysis) << "\n";
-    out << "# equilibria found: " << outcome.equilibria.size() << "\n";
-    for (const std::string& note : outcome.notes)
-        out << "# " << note << "\n";
-    std::istringstream json(study::write_equilibrium_study_json(r.study));
-    for (std::string line; std::getline(json, line);)
-        out << "# " << line << "\n";
-}
-
 void eigenvalue_header(std::ostream& out, std::size_t n) {
     for (std::size_t k = 1; k <= n; ++k)
         out << ",re_" << k << ",im_" << k;
@@ -96,7 +85,9 @@ void write_curves(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
 
 void write_equilibrium_study_csv(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
                                  const EquilibriumStudyOutcome& outcome) {
-    comment_block(out, r, outcome);
+    std::vector<std::string> lines{"equilibria found: " + std::to_string(outcome.equilibria.size())};
+    lines.insert(lines.end(), outcome.notes.begin(), outcome.notes.end());
+    write_study_comments(out, r, lines);
     switch (r.study.analysis) {
     case study::EquilibriumAnalysis::Equilibria:
         return write_equilibria(out, r, outcome.equilibria);
@@ -108,6 +99,16 @@ void write_equilibrium_study_csv(std::ostream& out, const study::ResolvedEquilib
     case study::EquilibriumAnalysis::OrbitCurves:
         return;
     }
+}
+
+void write_study_comments(std::ostream& out, const study::ResolvedEquilibriumStudy& r,
+                          const std::vector<std::string>& lines) {
+    out << "# bifscope result\n# analysis: " << study::name_of(r.study.analysis) << "\n";
+    for (const std::string& line : lines)
+        out << "# " << line << "\n";
+    std::istringstream json(study::write_equilibrium_study_json(r.study));
+    for (std::string line; std::getline(json, line);)
+        out << "# " << line << "\n";
 }
 
 } // namespace bif::cont

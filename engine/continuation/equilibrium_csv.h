@@ -11,10 +11,17 @@
 #include "engine/continuation/equilibrium_study_run.h"
 
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 namespace bif::cont {
 
 void write_equilibrium_study_csv(std::ostream& out, const study::ResolvedEquilibriumStudy& study,
                                  const EquilibriumStudyOutcome& outcome);
+
+// The comment block both this and an orbit study's CSV (orbit_study_csv.h) open with, each line
+// behind "# ": "bifscope result", the analysis, `lines` (a count, the run's notes), the study as JSON.
+void write_study_comments(std::ostream& out, const study::ResolvedEquilibriumStudy& study,
+                          const std::vector<std::string>& lines);
 
 } // namespace bif::cont

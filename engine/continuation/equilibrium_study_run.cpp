@@ -1,6 +1,6 @@
 #include "engine/continuation/equilibrium_study_run.h"
 
-#include "engine/continuation/joined_branch.h"
+#include "engine/continuation/study_continuation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,39 +10,17 @@ namespace bif::cont {
 
 namespace {
 
-ContinuationSettings settings_of(const study::ResolvedEquilibriumStudy& r, int direction,
-                                 const std::atomic<bool>* cancel) {
-    const study::EquilibriumStudy& s = r.study;
-    ContinuationSettings c;
-    c.direction = direction;
-    c.initial_step = s.step;
-    c.min_step = s.min_step;
-    c.max_step = s.max_step;
-    c.max_points = s.max_points;
-    c.box = {{int(r.model->num_states()), s.from, s.to}};
-    c.cancel = cancel;
-    return c;
-}
-
 EquilibriumBranch branch_through(const ModelEquations& eq, const study::ResolvedEquilibriumStudy& r,
                                  const std::vector<double>& state, const std::atomic<bool>* cancel) {
-    using study::ContinuationDirection;
-    const ContinuationDirection d = r.study.direction;
-    if (d == ContinuationDirection::Up)
-        return continue_equilibrium(eq, r.parameters, 0, state, settings_of(r, 1, cancel));
-    EquilibriumBranch down = continue_equilibrium(eq, r.parameters, 0, state, settings_of(r, -1, cancel));
-    if (d == ContinuationDirection::Down) return down;
-    return joined(std::move(down),
-                  continue_equilibrium(eq, r.parameters, 0, state, settings_of(r, 1, cancel)));
+    return continued_in(r.study.direction, [&](int direction) {
+        return continue_equilibrium(
+            eq, r.parameters, 0, state,
+            continuation_settings(r.study, int(r.model->num_states()), direction, cancel));
+    });
 }
 
 bool same_point(const EquilibriumBranchPoint& a, const EquilibriumBranchPoint& b) {
-    double gap = std::abs(a.parameter - b.parameter), scale = 1.0 + std::abs(a.parameter);
-    for (std::size_t i = 0; i < a.state.size(); ++i) {
-        gap = std::max(gap, std::abs(a.state[i] - b.state[i]));
-        scale = std::max(scale, 1.0 + std::abs(a.state[i]));
-    }
-    return gap <= 1e-6 * scale;
+    return same_branch_point(a.parameter, a.state, b.parameter, b.state);
 }
 
 // The LP and H points of the branches, each once. A fold test that fires at a branch point (the
@@ -74,15 +52,11 @@ void continue_curves(const ModelEquations& eq, const study::ResolvedEquilibriumS
         std::vector<double> values = r.parameters;
         values[std::size_t(r.parameter)] = p->parameter;
         const CurveKind kind = p->label == "LP" ? CurveKind::Fold : CurveKind::Hopf;
-        auto run = [&](int direction) {
-            ContinuationSettings c = settings_of(r, direction, cancel);
-            return continue_bifurcation_curve(eq, kind, values, p->state, {s.from, s.to},
-                                              {s.second_from, s.second_to}, c);
-        };
-        BifurcationCurve curve = s.direction == study::ContinuationDirection::Up ? run(1)
-                                 : s.direction == study::ContinuationDirection::Down
-                                     ? run(-1)
-                                     : joined(run(-1), run(1));
+        BifurcationCurve curve = continued_in(s.direction, [&](int direction) {
+            return continue_bifurcation_curve(
+                eq, kind, values, p->state, {s.from, s.to}, {s.second_from, s.second_to},
+                continuation_settings(s, int(r.model->num_states()), direction, cancel));
+        });
         out.notes.push_back("curve " + std::to_string(out.curves.size()) + " (" + p->label + " at " +
                             s.parameter + " = " + std::to_string(p->parameter) + "): " + curve.message);
         out.curves.push_back({p->label, std::move(curve)});

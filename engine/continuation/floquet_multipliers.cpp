@@ -130,11 +130,16 @@ FloquetResult floquet_multipliers(const std::vector<MatrixXd>& segments) {
     return result;
 }
 
-std::vector<std::complex<double>> explicit_product_multipliers(const std::vector<MatrixXd>& segments) {
+MatrixXd monodromy_matrix(const std::vector<MatrixXd>& segments) {
     check_segments(segments);
     MatrixXd m = segments.front();
     for (std::size_t i = 1; i < segments.size(); ++i)
         m = segments[i] * m;
+    return m;
+}
+
+std::vector<std::complex<double>> explicit_product_multipliers(const std::vector<MatrixXd>& segments) {
+    const MatrixXd m = monodromy_matrix(segments);
     Eigen::EigenSolver<MatrixXd> eig(m, false);
     std::vector<std::complex<double>> out(eig.eigenvalues().data(), eig.eigenvalues().data() + m.rows());
     std::stable_sort(out.begin(), out.end(), [](std::complex<double> x, std::complex<double> y) {

@@ -38,6 +38,10 @@ struct FloquetResult {
 // std::invalid_argument for an empty list or mismatched sizes.
 FloquetResult floquet_multipliers(const std::vector<Eigen::MatrixXd>& segments);
 
+// M = A_m ... A_1 multiplied out: the period map's Jacobian, for Newton and the test functions,
+// where its rounding does no harm (the multipliers come from the factors, above). Throws as above.
+Eigen::MatrixXd monodromy_matrix(const std::vector<Eigen::MatrixXd>& segments);
+
 // The eigenvalues of the explicitly multiplied monodromy matrix, by decreasing modulus: the method
 // the one above replaces, kept as a reference for tests and comparisons.
 std::vector<std::complex<double>> explicit_product_multipliers(const std::vector<Eigen::MatrixXd>& segments);

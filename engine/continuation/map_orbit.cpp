@@ -1,11 +1,13 @@
 #include "engine/continuation/map_orbit.h"
 
+#include "engine/continuation/floquet_multipliers.h"
+
 #include <stdexcept>
 
 namespace bif::cont {
 
 MapOrbit::MapOrbit(const codegen::HostModel& model, ModelParameters parameters, int k, double t0)
-    : model_(&model), parameters_(std::move(parameters)), k_(k), t0_(t0) {
+    : ModelOrbitProblem(model, std::move(parameters)), k_(k), t0_(t0) {
     if (k < 1) throw std::invalid_argument("orbit: the period must be at least 1");
     if (model.event_count() > 0)
         throw std::invalid_argument("orbit: periodic orbits of maps with events are not supported");
@@ -33,12 +35,7 @@ bool MapOrbit::evaluate_at(const Eigen::VectorXd& u, double lambda, bool with_ja
         }
     }
     out.residual = x - u;
-    if (with_jacobian) {
-        Eigen::MatrixXd m = out.segments.front();
-        for (std::size_t j = 1; j < out.segments.size(); ++j)
-            m = out.segments[j] * m;
-        out.jacobian = m - Eigen::MatrixXd::Identity(n, n);
-    }
+    if (with_jacobian) out.jacobian = monodromy_matrix(out.segments) - Eigen::MatrixXd::Identity(n, n);
     return true;
 }
 

@@ -8,14 +8,13 @@
 
 namespace bif::cont {
 
-class MapOrbit : public OrbitProblem {
+class MapOrbit : public ModelOrbitProblem {
   public:
     // `t0`: the iterate index the orbit starts at (maps that depend on n); k >= 1.
     // Throws std::invalid_argument for a flow, a map with events, or k < 1.
     MapOrbit(const codegen::HostModel& model, ModelParameters parameters, int k, double t0 = 0.0);
 
     int unknowns() const override { return model_->dimension(); }
-    int state_dimension() const override { return model_->dimension(); }
     double period(const Eigen::VectorXd&, double) const override { return k_; }
 
   protected:
@@ -23,8 +22,6 @@ class MapOrbit : public OrbitProblem {
                      std::string& why) const override;
 
   private:
-    const codegen::HostModel* model_;
-    ModelParameters parameters_;
     int k_;
     double t0_;
 };

@@ -18,4 +18,16 @@ namespace bif::cont {
 void write_orbit_branch_csv(std::ostream& out, const OrbitBranch& branch, const std::string& parameter_name,
                             const std::vector<std::string>& unknown_names);
 
+// The columns a branch point and a curve point (orbit_study_csv.h) both write after their
+// parameters, each behind a comma: the unknowns, period, stable, unstable, label, arclength and
+// `multipliers` triples mu_abs, mu_re, mu_im (empty past the point's own multipliers).
+void write_orbit_columns_header(std::ostream& out, const std::vector<std::string>& unknown_names,
+                                std::size_t multipliers);
+void write_orbit_columns(std::ostream& out, const std::vector<double>& unknowns, double period,
+                         const OrbitStability& stability, const std::string& label, double arclength,
+                         std::size_t multipliers);
+
+// Shortest round-trip text of a double.
+std::string csv_number(double v);
+
 } // namespace bif::cont

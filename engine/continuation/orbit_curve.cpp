@@ -1,5 +1,6 @@
 #include "engine/continuation/orbit_curve.h"
 
+#include "engine/continuation/floquet_multipliers.h"
 #include "engine/continuation/orbit_curve_tests.h"
 
 #include <cmath>
@@ -13,13 +14,6 @@ namespace {
 // The index of the pair (p, q), p > q, in the order (1,0), (2,0), (2,1), (3,0), ...
 Eigen::Index pair_index(Eigen::Index p, Eigen::Index q) {
     return p * (p - 1) / 2 + q;
-}
-
-Eigen::MatrixXd monodromy(const std::vector<Eigen::MatrixXd>& segments) {
-    Eigen::MatrixXd m = segments.front();
-    for (std::size_t j = 1; j < segments.size(); ++j)
-        m = segments[j] * m;
-    return m;
 }
 
 // [A b; c^T 0]
@@ -168,11 +162,11 @@ class OrbitCurveProblem : public ContinuationProblem {
         case OrbitBifurcation::Fold:
             return e.jacobian;
         case OrbitBifurcation::PeriodDoubling: {
-            const Eigen::MatrixXd m = monodromy(e.segments);
+            const Eigen::MatrixXd m = monodromy_matrix(e.segments);
             return m + Eigen::MatrixXd::Identity(m.rows(), m.cols());
         }
         case OrbitBifurcation::NeimarkSacker: {
-            const Eigen::MatrixXd c = second_compound(monodromy(e.segments));
+            const Eigen::MatrixXd c = second_compound(monodromy_matrix(e.segments));
             return c - Eigen::MatrixXd::Identity(c.rows(), c.cols());
         }
         }

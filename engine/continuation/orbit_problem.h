@@ -12,6 +12,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bif::cont {
@@ -66,6 +67,21 @@ class ModelParameters {
     const codegen::HostModel* model_;
     std::vector<double> user_;
     int continued_;
+};
+
+// What the period maps of a model (MapOrbit, StroboscopicOrbit, ShootingOrbit) share: the model,
+// which must outlive the problem, the parameter slots at each lambda, and the model's states as
+// the first unknowns.
+class ModelOrbitProblem : public OrbitProblem {
+  public:
+    int state_dimension() const override { return model_->dimension(); }
+
+  protected:
+    ModelOrbitProblem(const codegen::HostModel& model, ModelParameters parameters)
+        : model_(&model), parameters_(std::move(parameters)) {}
+
+    const codegen::HostModel* model_;
+    ModelParameters parameters_;
 };
 
 } // namespace bif::cont

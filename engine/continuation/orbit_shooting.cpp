@@ -1,5 +1,7 @@
 #include "engine/continuation/orbit_shooting.h"
 
+#include "engine/continuation/floquet_multipliers.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -7,8 +9,8 @@ namespace bif::cont {
 
 ShootingOrbit::ShootingOrbit(const codegen::HostModel& model, ModelParameters parameters,
                              Eigen::VectorXd reference, FlowSettings settings, int segments)
-    : model_(&model), parameters_(std::move(parameters)), reference_(std::move(reference)),
-      settings_(settings), segments_(segments) {
+    : ModelOrbitProblem(model, std::move(parameters)), reference_(std::move(reference)), settings_(settings),
+      segments_(segments) {
     if (segments < 1) throw std::invalid_argument("orbit: at least one shooting segment");
     if (reference_.size() != model.dimension())
         throw std::invalid_argument("orbit: the phase condition's point does not fit the model");
@@ -33,13 +35,10 @@ bool ShootingOrbit::evaluate_at(const Eigen::VectorXd& u, double lambda, bool wi
     out.residual[n] = f_reference.dot(x - reference_);
     out.segments = std::move(flow.jacobians);
     if (!with_jacobian) return true;
-    Eigen::MatrixXd m = out.segments.front();
-    for (std::size_t j = 1; j < out.segments.size(); ++j)
-        m = out.segments[j] * m;
     Eigen::VectorXd f_end(n);
     model_->rhs(period, flow.end.data(), p.data(), f_end.data());
     out.jacobian = Eigen::MatrixXd::Zero(n + 1, n + 1);
-    out.jacobian.topLeftCorner(n, n) = m - Eigen::MatrixXd::Identity(n, n);
+    out.jacobian.topLeftCorner(n, n) = monodromy_matrix(out.segments) - Eigen::MatrixXd::Identity(n, n);
     out.jacobian.block(0, n, n, 1) = f_end;
     out.jacobian.block(n, 0, 1, n) = f_reference.transpose();
     return true;

@@ -12,7 +12,7 @@
 
 namespace bif::cont {
 
-class ShootingOrbit : public OrbitProblem {
+class ShootingOrbit : public ModelOrbitProblem {
   public:
     // `reference`: the first phase condition's point (a point near the orbit, usually the guess).
     // Throws std::invalid_argument when segments < 1 or the reference does not fit the model.
@@ -20,7 +20,6 @@ class ShootingOrbit : public OrbitProblem {
                   FlowSettings settings, int segments = 8);
 
     int unknowns() const override { return model_->dimension() + 1; }
-    int state_dimension() const override { return model_->dimension(); }
     bool has_trivial_multiplier() const override { return true; }
     double period(const Eigen::VectorXd& u, double) const override { return u[u.size() - 1]; }
     void set_reference(const Eigen::VectorXd& u) override { reference_ = u.head(model_->dimension()); }
@@ -30,8 +29,6 @@ class ShootingOrbit : public OrbitProblem {
                      std::string& why) const override;
 
   private:
-    const codegen::HostModel* model_;
-    ModelParameters parameters_;
     Eigen::VectorXd reference_;
     FlowSettings settings_;
     int segments_;

@@ -1,5 +1,7 @@
 #include "engine/continuation/orbit_stroboscopic.h"
 
+#include "engine/continuation/floquet_multipliers.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -8,7 +10,7 @@ namespace bif::cont {
 StroboscopicOrbit::StroboscopicOrbit(const codegen::HostModel& model, ModelParameters parameters,
                                      PeriodOf forcing_period, int k, FlowSettings settings,
                                      int segments_per_period, double t0)
-    : model_(&model), parameters_(std::move(parameters)), forcing_period_(std::move(forcing_period)), k_(k),
+    : ModelOrbitProblem(model, std::move(parameters)), forcing_period_(std::move(forcing_period)), k_(k),
       settings_(settings), segments_per_period_(segments_per_period), t0_(t0) {
     if (k < 1) throw std::invalid_argument("orbit: the number of forcing periods must be at least 1");
     if (segments_per_period < 1) throw std::invalid_argument("orbit: at least one segment per period");
@@ -31,12 +33,8 @@ bool StroboscopicOrbit::evaluate_at(const Eigen::VectorXd& u, double lambda, boo
         return false;
     out.residual = flow.end - u;
     out.segments = std::move(flow.jacobians);
-    if (with_jacobian) {
-        Eigen::MatrixXd m = out.segments.front();
-        for (std::size_t j = 1; j < out.segments.size(); ++j)
-            m = out.segments[j] * m;
-        out.jacobian = m - Eigen::MatrixXd::Identity(u.size(), u.size());
-    }
+    if (with_jacobian)
+        out.jacobian = monodromy_matrix(out.segments) - Eigen::MatrixXd::Identity(u.size(), u.size());
     return true;
 }
 

@@ -11,7 +11,7 @@
 
 namespace bif::cont {
 
-class StroboscopicOrbit : public OrbitProblem {
+class StroboscopicOrbit : public ModelOrbitProblem {
   public:
     // The forcing period as a function of the parameter slots (it may depend on lambda, e.g.
     // 2*pi/omega with omega continued). Throws std::invalid_argument for a map, k < 1 or
@@ -21,7 +21,6 @@ class StroboscopicOrbit : public OrbitProblem {
                       int k, FlowSettings settings, int segments_per_period = 4, double t0 = 0.0);
 
     int unknowns() const override { return model_->dimension(); }
-    int state_dimension() const override { return model_->dimension(); }
     double period(const Eigen::VectorXd& u, double lambda) const override;
 
   protected:
@@ -29,8 +28,6 @@ class StroboscopicOrbit : public OrbitProblem {
                      std::string& why) const override;
 
   private:
-    const codegen::HostModel* model_;
-    ModelParameters parameters_;
     PeriodOf forcing_period_;
     int k_;
     FlowSettings settings_;

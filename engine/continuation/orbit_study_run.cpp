@@ -1,10 +1,10 @@
 #include "engine/continuation/orbit_study_run.h"
 
-#include "engine/continuation/joined_branch.h"
 #include "engine/continuation/map_orbit.h"
 #include "engine/continuation/orbit_newton.h"
 #include "engine/continuation/orbit_shooting.h"
 #include "engine/continuation/orbit_stroboscopic.h"
+#include "engine/continuation/study_continuation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +26,14 @@ double map_period(const study::OrbitSpec& o, double forcing_period) {
                                                : o.period;
 }
 
+// The integrator settings the study's orbit asks for (its tolerances).
+FlowSettings flow_settings(const study::OrbitSpec& o) {
+    FlowSettings flow;
+    flow.rtol = o.rtol;
+    flow.atol = o.atol;
+    return flow;
+}
+
 // Whole periods of the period map from x, so that a stroboscopic map's phase stays at t = 0.
 Eigen::VectorXd settled(const codegen::HostModel& host, const study::OrbitSpec& o,
                         const std::vector<double>& p, Eigen::VectorXd x, double period) {
@@ -42,9 +50,7 @@ Eigen::VectorXd settled(const codegen::HostModel& host, const study::OrbitSpec& 
         }
         return x;
     }
-    FlowSettings flow;
-    flow.rtol = o.rtol;
-    flow.atol = o.atol;
+    const FlowSettings flow = flow_settings(o);
     for (long j = 0; j < steps; ++j) {
         FlowResult r;
         std::string why;
@@ -53,29 +59,6 @@ Eigen::VectorXd settled(const codegen::HostModel& host, const study::OrbitSpec& 
         x = r.end;
     }
     return x;
-}
-
-ContinuationSettings settings_of(const study::ResolvedEquilibriumStudy& r, int unknowns, int direction,
-                                 const std::atomic<bool>* cancel) {
-    const study::EquilibriumStudy& s = r.study;
-    ContinuationSettings c;
-    c.direction = direction;
-    c.initial_step = s.step;
-    c.min_step = s.min_step;
-    c.max_step = s.max_step;
-    c.max_points = s.max_points;
-    c.box = {{unknowns, s.from, s.to}};
-    c.cancel = cancel;
-    return c;
-}
-
-bool same_orbit_point(const OrbitBranchPoint& a, const OrbitBranchPoint& b) {
-    double gap = std::abs(a.parameter - b.parameter), scale = 1.0 + std::abs(a.parameter);
-    for (std::size_t i = 0; i < a.unknowns.size(); ++i) {
-        gap = std::max(gap, std::abs(a.unknowns[i] - b.unknowns[i]));
-        scale = std::max(scale, 1.0 + std::abs(a.unknowns[i]));
-    }
-    return gap <= 1e-6 * scale;
 }
 
 std::optional<OrbitBifurcation> curve_kind(const std::string& label) {
@@ -92,7 +75,8 @@ void continue_curves(const study::ResolvedEquilibriumStudy& r, const OrbitFactor
     std::vector<const OrbitBranchPoint*> starts;
     for (const OrbitBranchPoint& p : out.branch.points)
         if (curve_kind(p.label) && std::none_of(starts.begin(), starts.end(), [&](const auto* q) {
-                return q->label == p.label && same_orbit_point(*q, p);
+                return q->label == p.label &&
+                       same_branch_point(q->parameter, q->unknowns, p.parameter, p.unknowns);
             }))
             starts.push_back(&p);
     for (const OrbitBranchPoint* p : starts) {
@@ -100,18 +84,14 @@ void continue_curves(const study::ResolvedEquilibriumStudy& r, const OrbitFactor
             r.parameters, r.parameter, r.second_parameter,
             Eigen::Map<const Eigen::VectorXd>(p->unknowns.data(), Eigen::Index(p->unknowns.size())),
             p->parameter};
-        auto run = [&](int direction) {
-            ContinuationSettings c = settings_of(r, int(p->unknowns.size()), direction, cancel);
-            c.box.clear();
-            return continue_orbit_curve(factory, *curve_kind(p->label), start, {s.from, s.to},
-                                        {s.second_from, s.second_to}, c);
-        };
         OrbitCurve curve;
         try {
-            using study::ContinuationDirection;
-            curve = s.direction == ContinuationDirection::Up     ? run(1)
-                    : s.direction == ContinuationDirection::Down ? run(-1)
-                                                                 : joined(run(-1), run(1));
+            curve = continued_in(s.direction, [&](int direction) {
+                ContinuationSettings c = continuation_settings(s, int(p->unknowns.size()), direction, cancel);
+                c.box.clear();
+                return continue_orbit_curve(factory, *curve_kind(p->label), start, {s.from, s.to},
+                                            {s.second_from, s.second_to}, c);
+            });
         } catch (const std::invalid_argument& e) {
             out.notes.push_back(p->label + " at " + s.parameter + " = " + std::to_string(p->parameter) +
                                 ": not continued (" + e.what() + ")");
@@ -140,9 +120,7 @@ OrbitStudyOutcome run_orbit_study(const study::ResolvedEquilibriumStudy& r, cons
         throw std::invalid_argument("orbits of flows take at most " + std::to_string(max_flow_dimension) +
                                     " states; the model has " + std::to_string(n));
 
-    FlowSettings flow;
-    flow.rtol = o.rtol;
-    flow.atol = o.atol;
+    const FlowSettings flow = flow_settings(o);
     // The forcing period is observable 0 of the host model (the only one requested).
     auto forcing_period = [&host](const std::vector<double>& slots) {
         std::vector<double> y(std::size_t(host.dimension()), 0.0),
@@ -193,14 +171,11 @@ OrbitStudyOutcome run_orbit_study(const study::ResolvedEquilibriumStudy& r, cons
     out.notes.push_back("start orbit: " + std::string(p.stability.stable() ? "stable" : "unstable") +
                         ", period " + std::to_string(orbit->period(p.u, lambda)) + ", Newton iterations " +
                         std::to_string(p.iterations));
-    auto run = [&](int direction) {
+    out.branch = continued_in(s.direction, [&](int direction) {
         orbit->set_reference(p.u);
-        return continue_orbit(*orbit, p.u, lambda, settings_of(r, orbit->unknowns(), direction, cancel));
-    };
-    using study::ContinuationDirection;
-    out.branch = s.direction == ContinuationDirection::Up     ? run(1)
-                 : s.direction == ContinuationDirection::Down ? run(-1)
-                                                              : joined(run(-1), run(1));
+        return continue_orbit(*orbit, p.u, lambda,
+                              continuation_settings(s, orbit->unknowns(), direction, cancel));
+    });
     out.notes.push_back("branch: " + out.branch.message);
     if (s.analysis == study::EquilibriumAnalysis::OrbitCurves) continue_curves(r, factory, out, cancel);
     return out;

@@ -9,6 +9,7 @@
 // interpolation inside a step (an O(dt^2) error per event), and its adaptive methods take other
 // steps than Bifscope's with the same tolerance.
 #include "cli_process.h"
+#include "xppaut_process.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -16,74 +17,30 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
-#include <unistd.h>
 
+using bif::test::have_xppaut;
+using bif::test::read_rows;
+using bif::test::read_text;
 using bif::test::run_cli;
+using bif::test::run_xppaut;
+using bif::test::ScratchFolder;
 namespace fs = std::filesystem;
 
 namespace {
 
-using Table = std::vector<std::vector<double>>;
-
-bool have_xppaut() {
-    return std::system("command -v xppaut > /dev/null 2>&1") == 0;
-}
-
-struct Folder {
-    fs::path path;
-    explicit Folder(const std::string& name) {
-        path = fs::temp_directory_path() / ("bifscope-xpp-" + std::to_string(getpid()) + "-" + name);
-        fs::create_directories(path);
-    }
-    ~Folder() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-Table read_table(const fs::path& file) {
-    Table rows;
-    std::ifstream in(file);
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream fields(line);
-        std::vector<double> row;
-        for (double v; fields >> v;)
-            row.push_back(v);
-        if (!row.empty()) rows.push_back(row);
-    }
-    return rows;
-}
-
-// XPPAUT's output for `text`, written as NAME.ode in `folder`; reads the file the model's @ output names.
-Table run_xppaut(const Folder& folder, const std::string& name, const std::string& text,
-                 const std::string& output = "output.dat") {
-    std::ofstream(folder.path / (name + ".ode")) << text;
-    fs::remove(folder.path / output);
-    const std::string command =
-        "cd '" + folder.path.string() + "' && xppaut " + name + ".ode -silent > /dev/null 2>&1 < /dev/null";
-    REQUIRE(std::system(command.c_str()) == 0);
-    return read_table(folder.path / output);
-}
+using Table = bif::test::Rows;
 
 struct BifscopeRun {
     bif::test::CliOutcome outcome;
     Table rows;
 };
 
-BifscopeRun run_bifscope(const Folder& folder, const std::string& name) {
+BifscopeRun run_bifscope(const ScratchFolder& folder, const std::string& name) {
     const fs::path out = folder.path / (name + ".bif.dat");
     BifscopeRun r;
     r.outcome = run_cli({"run", (folder.path / (name + ".ode")).string(), "--out", out.string()});
-    r.rows = read_table(out);
+    r.rows = read_rows(out);
     return r;
-}
-
-std::string slurp(const fs::path& file) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 struct Agreement {
@@ -153,8 +110,9 @@ TEST_CASE("every bundled model's batch run matches XPPAUT's output.dat", "[cli][
     };
     for (const Case& c : cases) {
         SECTION(c.model) {
-            Folder folder(c.model);
-            const std::string text = slurp(fs::path(BIFSCOPE_MODELS_DIR) / (std::string(c.model) + ".ode"));
+            ScratchFolder folder(c.model);
+            const std::string text =
+                read_text(fs::path(BIFSCOPE_MODELS_DIR) / (std::string(c.model) + ".ode"));
             const Table xpp = run_xppaut(folder, c.model, text);
             const BifscopeRun bif = run_bifscope(folder, c.model);
             INFO(bif.outcome.err);
@@ -200,7 +158,7 @@ TEST_CASE("the @ options shape the rows as in XPPAUT", "[cli][xppaut]") {
     };
     for (const Case& c : cases) {
         SECTION(c.name) {
-            Folder folder(c.name);
+            ScratchFolder folder(c.name);
             const Table xpp = run_xppaut(folder, c.name, c.text, c.output);
             const BifscopeRun bif = run_bifscope(folder, c.name);
             INFO(bif.outcome.err);
@@ -211,7 +169,7 @@ TEST_CASE("the @ options shape the rows as in XPPAUT", "[cli][xppaut]") {
 }
 
 TEST_CASE("a run that fails numerically says so and keeps the rows before it", "[cli]") {
-    Folder folder("blowup");
+    ScratchFolder folder("blowup");
     // x' = x^2 from x(0)=1 is 1/(1-t): infinite at t = 1; a huge bound lets it get there.
     std::ofstream(folder.path / "blowup.ode") << "x'=x^2\nx(0)=1\n@ total=2,dt=0.01,bound=1e308\ndone\n";
     const BifscopeRun r = run_bifscope(folder, "blowup");
@@ -227,12 +185,12 @@ TEST_CASE("a run that fails numerically says so and keeps the rows before it", "
 }
 
 TEST_CASE("a batch run refuses to overwrite its model", "[cli]") {
-    Folder folder("self");
+    ScratchFolder folder("self");
     const std::string model = (folder.path / "m.ode").string();
     std::ofstream(model) << "x'=-x\n@ total=1\ndone\n";
     const auto r = run_cli({"run", model, "--out", model});
     CHECK(r.exit_status == 2);
-    CHECK(slurp(model) == "x'=-x\n@ total=1\ndone\n");
+    CHECK(read_text(model) == "x'=-x\n@ total=1\ndone\n");
 }
 
 namespace {
@@ -248,12 +206,12 @@ std::map<std::string, Table> tables_in(const fs::path& folder) {
     std::map<std::string, Table> tables;
     for (const auto& entry : fs::directory_iterator(folder))
         if (entry.path().extension() != ".ode")
-            tables[entry.path().filename().string()] = read_table(entry.path());
+            tables[entry.path().filename().string()] = read_rows(entry.path());
     return tables;
 }
 
 BothRuns run_both(const std::string& name, const std::string& text) {
-    Folder xpp_folder(name + "-xpp"), bif_folder(name + "-bif");
+    ScratchFolder xpp_folder(name + "-xpp"), bif_folder(name + "-bif");
     std::ofstream(xpp_folder.path / "m.ode") << text;
     std::ofstream(bif_folder.path / "m.ode") << text;
     const std::string command =
@@ -263,7 +221,7 @@ BothRuns run_both(const std::string& name, const std::string& text) {
     const std::string cli =
         "cd '" + bif_folder.path.string() + "' && " + BIFSCOPE_CLI + " run m.ode 2> bif.log";
     r.outcome.exit_status = WEXITSTATUS(std::system(cli.c_str()));
-    r.outcome.err = slurp(bif_folder.path / "bif.log");
+    r.outcome.err = read_text(bif_folder.path / "bif.log");
     fs::remove(bif_folder.path / "bif.log");
     r.xpp = tables_in(xpp_folder.path);
     r.bif = tables_in(bif_folder.path);

@@ -16,6 +16,7 @@
 // the list, and where a refused file is refused for other reasons than the listed error codes. A
 // change that turns a file from refused into matches updates that line of the list.
 #include "cli_process.h"
+#include "xppaut_process.h"
 
 #include <algorithm>
 #include <atomic>
@@ -35,22 +36,17 @@
 #include <thread>
 #include <unistd.h>
 
+using bif::test::have_xppaut;
+using bif::test::read_text;
 namespace fs = std::filesystem;
 
 namespace {
 
 using Table = std::vector<std::vector<double>>;
 
-std::string slurp(const fs::path& file) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 Table read_table(const fs::path& file) {
     Table rows;
-    std::istringstream in(slurp(file));
+    std::istringstream in(read_text(file));
     for (std::string line; std::getline(in, line);) {
         std::istringstream fields(line);
         std::vector<double> row;
@@ -71,7 +67,7 @@ std::string lower(std::string s) {
 void prepare_folder(const fs::path& corpus, const std::string& file, const fs::path& folder) {
     fs::create_directories(folder);
     fs::copy_file(corpus / file, folder / file, fs::copy_options::overwrite_existing);
-    const std::string text = lower(slurp(corpus / file));
+    const std::string text = lower(read_text(corpus / file));
     for (const auto& entry : fs::directory_iterator(corpus)) {
         const std::string name = entry.path().filename().string();
         const std::string ext = entry.path().extension().string();
@@ -158,7 +154,7 @@ Outcome judge(const fs::path& xpp_dir, const fs::path& bif_dir, const std::set<s
     std::set<std::string> bif_files;
     for (const auto& name : file_names(bif_dir))
         if (!inputs.contains(name) && name != "bif.log") bif_files.insert(name);
-    const std::string log = slurp(bif_dir / "bif.log");
+    const std::string log = read_text(bif_dir / "bif.log");
     if (bif_status == 1) {
         o.kind = "refused";
         o.codes = error_codes(log);
@@ -206,7 +202,7 @@ struct Expected {
 // The table of engine/model/LANGUAGE.md's section "XPPAUT's example files": | `file` | outcome | why |
 std::map<std::string, Expected> read_expectations(const fs::path& language_md) {
     std::map<std::string, Expected> list;
-    std::istringstream in(slurp(language_md));
+    std::istringstream in(read_text(language_md));
     bool in_section = false;
     static const std::regex row(R"(^\| `([^`]+\.ode)` \| ([a-z ]+?) \| (.*) \|\s*$)");
     static const std::regex code(R"(E-[a-z-]+)");
@@ -224,10 +220,6 @@ std::map<std::string, Expected> read_expectations(const fs::path& language_md) {
         list[m[1]] = e;
     }
     return list;
-}
-
-bool have_xppaut() {
-    return std::system("command -v xppaut > /dev/null 2>&1") == 0;
 }
 
 } // namespace

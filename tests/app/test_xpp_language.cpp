@@ -6,54 +6,27 @@
 // XPPAUT stores floats and prints 8 digits: values agree to ~6e-8 relative, so 2e-7 relative plus
 // 1e-9 of the column's largest magnitude is allowed (1e-6 of a value where it is tiny).
 #include "cli_process.h"
+#include "xppaut_process.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <unistd.h>
 
+using bif::test::have_xppaut;
+using bif::test::read_rows;
+using bif::test::read_text;
+using bif::test::Rows;
 using bif::test::run_cli;
+using bif::test::run_xppaut;
+using bif::test::ScratchFolder;
 namespace fs = std::filesystem;
 
 namespace {
 
-using Rows = std::vector<std::vector<double>>;
-
 const fs::path kExamples = "/usr/share/doc/xppaut/examples/ode";
-
-bool have_xppaut() {
-    return std::system("command -v xppaut > /dev/null 2>&1") == 0;
-}
-
-struct Folder {
-    fs::path path;
-    explicit Folder(const std::string& name) {
-        path = fs::temp_directory_path() / ("bifscope-xpplang-" + std::to_string(getpid()) + "-" + name);
-        fs::create_directories(path);
-    }
-    ~Folder() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-Rows read_rows(const fs::path& file) {
-    Rows rows;
-    std::ifstream in(file);
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream fields(line);
-        std::vector<double> row;
-        for (double v; fields >> v;)
-            row.push_back(v);
-        if (!row.empty()) rows.push_back(row);
-    }
-    return rows;
-}
 
 // Runs both programs on NAME.ode (written from `text`) in its own folder and compares the rows, their
 // first `columns` columns (aux quantities that read a network are left out that way: XPPAUT prints
@@ -61,14 +34,10 @@ Rows read_rows(const fs::path& file) {
 void compare_with_xppaut(const std::string& name, const std::string& text,
                          const std::vector<std::pair<std::string, std::string>>& extra_files = {},
                          std::size_t columns = SIZE_MAX) {
-    Folder folder(name);
-    std::ofstream(folder.path / (name + ".ode")) << text;
+    const ScratchFolder folder(name);
     for (const auto& [file, content] : extra_files)
         std::ofstream(folder.path / file) << content;
-    const std::string command =
-        "cd '" + folder.path.string() + "' && xppaut " + name + ".ode -silent > /dev/null 2>&1 < /dev/null";
-    REQUIRE(std::system(command.c_str()) == 0);
-    const Rows xpp = read_rows(folder.path / "output.dat");
+    const Rows xpp = run_xppaut(folder, name, text);
     const fs::path out = folder.path / (name + ".bif.dat");
     const bif::test::CliOutcome outcome =
         run_cli({"run", (folder.path / (name + ".ode")).string(), "--out", out.string()});
@@ -91,13 +60,6 @@ void compare_with_xppaut(const std::string& name, const std::string& text,
                     2e-7 * std::fabs(xpp[i][c]) + 1e-9 * scale[c] + 1e-12);
         }
     }
-}
-
-std::string example(const std::string& file) {
-    std::ifstream in(kExamples / file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 } // namespace
@@ -165,6 +127,6 @@ TEST_CASE("XPPAUT's example files with these features match its output", "[cli][
         INFO(file);
         const std::string name = fs::path(file).stem().string();
         // nnet2.ode's aux quantities are network values (see compare_with_xppaut): t and the 51 states
-        compare_with_xppaut(name, example(file), {}, name == "nnet2" ? 52 : SIZE_MAX);
+        compare_with_xppaut(name, read_text(kExamples / file), {}, name == "nnet2" ? 52 : SIZE_MAX);
     }
 }

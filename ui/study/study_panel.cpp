@@ -68,10 +68,7 @@ void StudyPanel::connectEdits() {
     connect(parameters_, &NameValueTable::edited, this, [this] {
         // Formulas of the parameters follow their new values.
         evaluator_.setParameters(parameters_->overrides());
-        for (FormulaField* f : formula_fields_)
-            f->refresh();
-        for (SweepAxisEditor* a : axes_)
-            a->refreshFormulas();
+        refreshFormulas();
         edited();
     });
     connect(initial_, &NameValueTable::edited, this, &StudyPanel::edited);
@@ -224,13 +221,18 @@ void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource
             if (same_section(editor->section(), *suggested)) editor->setSection(now);
     }
     if (first) defaultSectionFor(static_cast<AnalysisKind>(kind_->currentData().toInt()));
+    refreshFormulas();
+    filling_ = false;
+    registerPaths();
+    check();
+}
+
+// Every formula field and sweep axis shown again with the evaluator's current parameters.
+void StudyPanel::refreshFormulas() {
     for (FormulaField* f : formula_fields_)
         f->refresh();
     for (SweepAxisEditor* a : axes_)
         a->refreshFormulas();
-    filling_ = false;
-    registerPaths();
-    check();
 }
 
 // The model's `set` blocks, offered where it has any.
@@ -263,10 +265,7 @@ void StudyPanel::applyParameterSet(int index) {
     parameters_->setOverrides(parameters);
     initial_->setOverrides(initial);
     evaluator_.setParameters(parameters_->overrides());
-    for (FormulaField* f : formula_fields_)
-        f->refresh();
-    for (SweepAxisEditor* a : axes_)
-        a->refreshFormulas();
+    refreshFormulas();
     edited();
 }
 

@@ -79,6 +79,7 @@ class StudyPanel : public QWidget {
     void defaultAxesFor(study::AnalysisKind kind);
     void defaultSectionFor(study::AnalysisKind kind);
     void registerPaths();
+    void refreshFormulas();
 
     void edited();
     void check();

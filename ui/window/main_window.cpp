@@ -440,22 +440,17 @@ void MainWindow::showHelp(const QString& page) {
 }
 
 void MainWindow::exportPicture(bool svg) {
-    if (BranchTab* branches = plots_->currentBranchTab()) {
-        ExportDialog dialog(svg, branches->title(), documents_->state().base_directory(), this);
+    // A branch tab or a phase plane: both export themselves and say what failed.
+    auto export_panel = [this, svg](auto* panel) {
+        ExportDialog dialog(svg, panel->title(), documents_->state().base_directory(), this);
         if (dialog.exec() != QDialog::Accepted) return;
-        const QString failure = svg ? branches->exportSvg(dialog.path(), dialog.size())
-                                    : branches->exportPng(dialog.path(), dialog.size());
-        return messages_->add(failure.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
-                              failure.isEmpty() ? tr("Exported %1").arg(dialog.path()) : failure);
-    }
-    if (PhasePlanePanel* plane = plots_->currentPhasePlane()) {
-        ExportDialog dialog(svg, plane->title(), documents_->state().base_directory(), this);
-        if (dialog.exec() != QDialog::Accepted) return;
-        const QString failure = svg ? plane->exportSvg(dialog.path(), dialog.size())
-                                    : plane->exportPng(dialog.path(), dialog.size());
-        return messages_->add(failure.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
-                              failure.isEmpty() ? tr("Exported %1").arg(dialog.path()) : failure);
-    }
+        const QString failure = svg ? panel->exportSvg(dialog.path(), dialog.size())
+                                    : panel->exportPng(dialog.path(), dialog.size());
+        messages_->add(failure.isEmpty() ? MessagesPanel::Level::Info : MessagesPanel::Level::Error,
+                       failure.isEmpty() ? tr("Exported %1").arg(dialog.path()) : failure);
+    };
+    if (BranchTab* branches = plots_->currentBranchTab()) return export_panel(branches);
+    if (PhasePlanePanel* plane = plots_->currentPhasePlane()) return export_panel(plane);
     ResultTab* tab = plots_->currentTab();
     if (!tab) return messages_->add(MessagesPanel::Level::Warning, tr("There is no result to export yet."));
     ExportDialog dialog(svg, tab->title(), documents_->state().base_directory(), this);

@@ -65,12 +65,7 @@ ResultTab* PlotArea::addResultTab(std::shared_ptr<const study::ResolvedStudy> st
     connect(tab, &ResultTab::renderPathChanged, this, [this, tab](const QString& path) {
         if (tab == currentTab()) emit renderPathChanged(path);
     });
-    QString label = tab->title();
-    if (label.size() > 40) label = label.left(38) + "…";
-    const int index = tabs_->addTab(tab, label);
-    tabs_->setTabToolTip(index, tab->title());
-    tabs_->setCurrentIndex(index);
-    pages_->setCurrentWidget(tabs_);
+    showTab(tab, tab->title());
     return tab;
 }
 
@@ -82,23 +77,26 @@ PhasePlanePanel* PlotArea::addPhasePlaneTab(std::shared_ptr<const study::Resolve
     }
     connect(panel, &PhasePlanePanel::hoverText, this, &PlotArea::hoverText);
     connect(panel, &PhasePlanePanel::message, this, &PlotArea::message);
-    const int index = tabs_->addTab(panel, tr("Phase plane"));
-    tabs_->setTabToolTip(index, panel->title());
-    tabs_->setCurrentIndex(index);
-    pages_->setCurrentWidget(tabs_);
+    showTab(panel, panel->title(), tr("Phase plane"));
     return panel;
 }
 
 BranchTab* PlotArea::addBranchTab(std::shared_ptr<const study::ResolvedEquilibriumStudy> study) {
     auto* tab = new BranchTab(std::move(study), tabs_);
     connect(tab, &BranchTab::hoverText, this, &PlotArea::hoverText);
-    QString label = tab->title();
-    if (label.size() > 40) label = label.left(38) + "…";
-    const int index = tabs_->addTab(tab, label);
-    tabs_->setTabToolTip(index, tab->title());
+    showTab(tab, tab->title());
+    return tab;
+}
+
+// The tab reads `label`, or the title (past 40 characters, its first 38 and an ellipsis); its
+// tooltip is the whole title.
+void PlotArea::showTab(QWidget* page, const QString& title, const QString& label) {
+    QString text = label.isEmpty() ? title : label;
+    if (text.size() > 40) text = text.left(38) + "…";
+    const int index = tabs_->addTab(page, text);
+    tabs_->setTabToolTip(index, title);
     tabs_->setCurrentIndex(index);
     pages_->setCurrentWidget(tabs_);
-    return tab;
 }
 
 BranchTab* PlotArea::currentBranchTab() const {

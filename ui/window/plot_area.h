@@ -54,6 +54,8 @@ class PlotArea : public QWidget {
 
   private:
     void closeTab(int index);
+    // Adds `page` as the current tab and shows the tabs (not the welcome page).
+    void showTab(QWidget* page, const QString& title, const QString& label = {});
 
     QStackedLayout* pages_;
     QTabWidget* tabs_;
