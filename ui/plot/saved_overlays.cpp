@@ -82,10 +82,9 @@ DocumentOverlays overlays_of_document(const QString& document_json) {
     const cont::SavedBranchesReadResult read = cont::read_saved_branches(document_json.toStdString());
     for (const cont::SavedBranch& b : read.branches)
         out.overlays.push_back(overlay_of(b));
-    for (const study::Problem& p : read.problems) {
-        out.problems << QString::fromStdString(p.format());
-        out.failed = out.failed || p.severity == study::ProblemSeverity::Error;
-    }
+    for (const study::Problem& p : read.problems)
+        (p.severity == study::ProblemSeverity::Error ? out.errors : out.warnings)
+            << QString::fromStdString(p.path + ": " + p.message);
     return out;
 }
 

@@ -19,8 +19,8 @@ QString document_json_with(const std::string& study_json, const Overlays& overla
 
 struct DocumentOverlays {
     Overlays overlays;
-    QStringList problems; // each formatted with its JSON path: "error: branches.overlays[1].kind: ..."
-    bool failed = false;  // some branch was left out
+    // Each with its JSON path: "branches.overlays[1].kind: unknown value 'spiral'; ...".
+    QStringList errors, warnings;
 };
 // The overlays a study file's text holds.
 DocumentOverlays overlays_of_document(const QString& document_json);

@@ -82,9 +82,11 @@ void DocumentController::clearBranches() {
 
 void DocumentController::loadBranches(const QString& json_text, const QString& source) {
     plot::DocumentOverlays read = plot::overlays_of_document(json_text);
-    for (const QString& problem : read.problems)
-        emit message(QString("%1: %2").arg(source, problem), problem.startsWith(QStringLiteral("error")));
-    if (read.failed)
+    for (const QString& problem : read.errors)
+        emit message(QString("%1: %2").arg(source, problem), true);
+    for (const QString& problem : read.warnings)
+        emit message(QString("%1: %2").arg(source, problem), false);
+    if (!read.errors.isEmpty())
         emit message(tr("%1: branches that cannot be read are left out; the study and the other branches "
                         "are open.")
                          .arg(source),
@@ -92,9 +94,9 @@ void DocumentController::loadBranches(const QString& json_text, const QString& s
     branches_ = std::make_shared<const plot::Overlays>(std::move(read.overlays));
     emit branchesReplaced();
     if (!branches_->empty())
-        emit note(tr("%1 holds %n branch(es); they are drawn over the study's result when it runs.", "",
-                     int(branches_->size()))
-                      .arg(source));
+        emit note(tr("%1 holds %2; they are drawn over the study's result when it runs.")
+                      .arg(source, branches_->size() == 1 ? tr("1 branch")
+                                                          : tr("%1 branches").arg(branches_->size())));
 }
 
 bool DocumentController::newModel() {
