@@ -440,6 +440,9 @@ StudyReadResult read_study_json(std::string_view json_text) {
     fields.choice("precision", study.precision);
     fields.choice("backend", study.backend);
     read_gpus(fields, study.gpus, result.problems);
+    // The continuation branches drawn over the study's result: engine/continuation/saved_branch.h
+    // reads them.
+    fields.value("branches");
     fields.finish();
     study.given.emplace();
     collect_given(root, "", *study.given);

@@ -1,8 +1,8 @@
 // Continuation branches in the window: a continuation study opened by itself, and "continue from
 // here" on a diagram, drawn over it (stable solid, unstable dashed, labelled special points), hovered,
-// undone, and exported as PNG, SVG and CSV. References derived here, not from the engine: the
-// Brusselator's equilibrium (a, b/a) and its Hopf point b = 1 + a^2; the logistic map's fixed point
-// 1 - 1/r, its multiplier 2 - r and so its period doubling at r = 3.
+// undone, exported as PNG, SVG and CSV, and kept with the document: saved, reopened and recovered. References
+// derived here, not from the engine: the Brusselator's equilibrium (a, b/a) and its Hopf point b = 1 + a^2;
+// the logistic map's fixed point 1 - 1/r, its multiplier 2 - r and so its period doubling at r = 3.
 #include "duffing_reference.h"
 #include "gui_test_support.h"
 #include "ui/charts/trajectory_inspector.h"
@@ -10,18 +10,25 @@
 #include "ui/plot/branch_painter.h"
 #include "ui/plot/figure_painter.h"
 #include "ui/plot/result_figure.h"
+#include "ui/shell/recovery_store.h"
 #include "ui/views/branch_view.h"
 #include "ui/views/plot_view.h"
 #include "ui/window/branch_tab.h"
 #include "ui/window/continuation_controller.h"
+#include "ui/window/document_controller.h"
 #include "ui/window/figure_result_view.h"
 #include "ui/window/main_window.h"
+#include "ui/window/messages_panel.h"
 #include "ui/window/plot_area.h"
 #include "ui/window/result_tab.h"
 #include "ui/window/run_controller.h"
 
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -66,17 +73,60 @@ QString read_all(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
+// A main window at the size every screenshot here is taken at, and the steps the tests share.
+struct BranchWindow {
+    ui::MainWindow window;
+
+    BranchWindow() {
+        window.resize(1400, 900);
+        window.show();
+    }
+
+    // Opens a continuation study: its tab, once its branches are in.
+    ui::BranchTab& openBranches(const QString& source) {
+        REQUIRE(window.openFile(test::source_path(source)));
+        ui::BranchTab* tab = window.plotArea().currentBranchTab();
+        REQUIRE(tab);
+        REQUIRE(test::wait_until([&] { return !tab->overlays()->empty(); }, 60000));
+        return *tab;
+    }
+
+    // Runs the study in the panel: its diagram or map, finished.
+    ui::ResultTab& runStudy(int timeout_ms = 120000) {
+        REQUIRE(window.runStudy());
+        REQUIRE(test::wait_until(
+            [&] {
+                return !window.runs().running() && window.plotArea().currentTab() &&
+                       window.plotArea().currentTab()->result();
+            },
+            timeout_ms));
+        return *window.plotArea().currentTab();
+    }
+
+    // Opens a study file (a path under the source tree, or an absolute one) and runs it.
+    ui::ResultTab& runDiagram(const QString& source, int timeout_ms = 120000) {
+        REQUIRE(window.openFile(QFileInfo(source).isAbsolute() ? source : test::source_path(source)));
+        return runStudy(timeout_ms);
+    }
+
+    static ui::PlotView& plotView(ui::ResultTab& tab) {
+        return static_cast<ui::FigureResultView&>(tab.view()).plotView();
+    }
+
+    // Continues the orbit through `data` of the tab's picture; true when the branch came.
+    bool continueAt(ui::ResultTab& tab, QPointF data, int timeout_ms = 60000) {
+        QSignalSpy done(&window.continuations(), &ui::ContinuationController::finished);
+        tab.continueAt(data);
+        return test::wait_until([&] { return done.count() == 1; }, timeout_ms) && done.first().at(0).toBool();
+    }
+};
+
 } // namespace
 
-TEST_CASE("a continuation study opens as a tab of its branches, with the Hopf point at b = 1 + a^2",
-          "[gui][branches]") {
-    ui::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    REQUIRE(window.openFile(test::source_path("resources/studies/equilibria/brusselator_continuation.json")));
-    ui::BranchTab* tab = window.plotArea().currentBranchTab();
-    REQUIRE(tab);
-    REQUIRE(test::wait_until([&] { return !tab->overlays()->empty(); }, 60000));
+TEST_CASE_METHOD(BranchWindow,
+                 "a continuation study opens as a tab of its branches, with the Hopf point at b = 1 + a^2",
+                 "[gui][branches]") {
+    ui::BranchTab* tab = &openBranches("resources/studies/equilibria/brusselator_continuation.json");
     const plot::BranchOverlay& branch = tab->overlays()->front();
     const double a = 1.5, hopf = 1 + a * a;
     const plot::OverlayPoint* h = labelled(branch, "H");
@@ -140,21 +190,12 @@ TEST_CASE("a continuation study opens as a tab of its branches, with the Hopf po
     CHECK(png.size() == QSize(1200, 800));
 }
 
-TEST_CASE("continue from here on the logistic diagram draws the fixed point's branch through the click",
-          "[gui][branches]") {
-    ui::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    REQUIRE(window.openFile(test::source_path("resources/studies/logistic_bifurcation.json")));
-    REQUIRE(window.runStudy());
-    REQUIRE(test::wait_until(
-        [&] {
-            return !window.runs().running() && window.plotArea().currentTab() &&
-                   window.plotArea().currentTab()->result();
-        },
-        120000));
-    ui::ResultTab* tab = window.plotArea().currentTab();
-    auto& view = static_cast<ui::FigureResultView&>(tab->view()).plotView();
+TEST_CASE_METHOD(
+    BranchWindow,
+    "continue from here on the logistic diagram draws the fixed point's branch through the click",
+    "[gui][branches]") {
+    ui::ResultTab* tab = &runDiagram("resources/studies/logistic_bifurcation.json");
+    ui::PlotView& view = plotView(*tab);
 
     // The click: the stable fixed point at r = 2.8, on the diagram's own points.
     const double r = 2.8, x = 1 - 1 / r;
@@ -262,28 +303,15 @@ TEST_CASE("continue from here on the logistic diagram draws the fixed point's br
         CHECK(p.state[0] == Approx(1 - 1 / p.parameter).margin(1e-8));
 }
 
-TEST_CASE("continue from here on the forced Duffing diagram follows its period-1 orbit", "[gui][branches]") {
-    ui::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    REQUIRE(window.openFile(test::source_path("tests/ui/data/duffing_period1.json")));
-    REQUIRE(window.runStudy());
-    REQUIRE(test::wait_until(
-        [&] {
-            return !window.runs().running() && window.plotArea().currentTab() &&
-                   window.plotArea().currentTab()->result();
-        },
-        120000));
-    ui::ResultTab* tab = window.plotArea().currentTab();
-    auto& view = static_cast<ui::FigureResultView&>(tab->view()).plotView();
+TEST_CASE_METHOD(BranchWindow, "continue from here on the forced Duffing diagram follows its period-1 orbit",
+                 "[gui][branches]") {
+    ui::ResultTab* tab = &runDiagram("tests/ui/data/duffing_period1.json");
+    ui::PlotView& view = plotView(*tab);
 
     // The click: the diagram's own section point at k = 0.47, where the attractor has period 1.
     const double k = 0.47, b = 0.3;
     const double y1 = test::duffing_stroboscopic_y1(k, b, 136);
-    QSignalSpy done(&window.continuations(), &ui::ContinuationController::finished);
-    tab->continueAt(QPointF(k, y1));
-    REQUIRE(test::wait_until([&] { return done.count() == 1; }, 120000));
-    REQUIRE(done.first().at(0).toBool());
+    REQUIRE(continueAt(*tab, QPointF(k, y1), 120000));
     REQUIRE(tab->branches()->size() == 1);
     const plot::BranchOverlay& branch = tab->branches()->front();
     CHECK(branch.name == "orbit of period 1");
@@ -313,21 +341,12 @@ TEST_CASE("continue from here on the forced Duffing diagram follows its period-1
     test::save_screenshot(window, "branches_duffing_window");
 }
 
-TEST_CASE("the Lorenz Hopf curve is drawn over a (rho, sigma) map where rho = sigma (sigma + beta + 3) / "
-          "(sigma - beta - 1)",
-          "[gui][branches]") {
-    ui::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    REQUIRE(window.openFile(test::source_path("tests/ui/data/lorenz_rho_sigma_map.json")));
-    REQUIRE(window.runStudy());
-    REQUIRE(test::wait_until(
-        [&] {
-            return !window.runs().running() && window.plotArea().currentTab() &&
-                   window.plotArea().currentTab()->result();
-        },
-        180000));
-    ui::ResultTab* tab = window.plotArea().currentTab();
+TEST_CASE_METHOD(
+    BranchWindow,
+    "the Lorenz Hopf curve is drawn over a (rho, sigma) map where rho = sigma (sigma + beta + 3) / "
+    "(sigma - beta - 1)",
+    "[gui][branches]") {
+    ui::ResultTab* tab = &runDiagram("tests/ui/data/lorenz_rho_sigma_map.json", 180000);
     // The largest Lyapunov exponent under the curve.
     auto* quantity = tab->findChild<QComboBox*>();
     REQUIRE(quantity);
@@ -348,7 +367,7 @@ TEST_CASE("the Lorenz Hopf curve is drawn over a (rho, sigma) map where rho = si
     // The curve's pixels lie on the closed form's: sampled at sigma values, the pixel at the closed
     // form's rho carries a curve's colour.
     const double beta = 8.0 / 3;
-    auto& view = static_cast<ui::FigureResultView&>(tab->view()).plotView();
+    ui::PlotView& view = plotView(*tab);
     const QSize size(1200, 800);
     const QImage image = tab->renderImage(size);
     image.save(QStringLiteral(BIFSCOPE_SCREENSHOT_DIR) + "/branches_lorenz_map_export.png");
@@ -372,15 +391,10 @@ TEST_CASE("the Lorenz Hopf curve is drawn over a (rho, sigma) map where rho = si
     test::save_screenshot(window, "branches_lorenz_map_window");
 }
 
-TEST_CASE("the Lorenz equilibrium branches: every special point labelled once, no label over another",
-          "[gui][branches]") {
-    ui::MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    REQUIRE(window.openFile(test::source_path("resources/studies/equilibria/lorenz_continuation.json")));
-    ui::BranchTab* tab = window.plotArea().currentBranchTab();
-    REQUIRE(tab);
-    REQUIRE(test::wait_until([&] { return !tab->overlays()->empty(); }, 60000));
+TEST_CASE_METHOD(BranchWindow,
+                 "the Lorenz equilibrium branches: every special point labelled once, no label over another",
+                 "[gui][branches]") {
+    ui::BranchTab* tab = &openBranches("resources/studies/equilibria/lorenz_continuation.json");
     ui::BranchView& view = tab->view();
     QApplication::processEvents();
     test::save_screenshot(window, "branches_lorenz_continuation_window");
@@ -407,4 +421,223 @@ TEST_CASE("the Lorenz equilibrium branches: every special point labelled once, n
             CHECK_FALSE(labels[i].box.intersects(labels[j].box));
         }
     }
+}
+
+namespace {
+
+// Equal to the last bit (the document keeps every digit), the seed study included.
+void check_same_overlays(const plot::Overlays& a, const plot::Overlays& b) {
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const plot::BranchOverlay &o = a[i], &q = b[i];
+        CHECK(o.name == q.name);
+        CHECK(o.kind == q.kind);
+        CHECK(o.parameter == q.parameter);
+        CHECK(o.second_parameter == q.second_parameter);
+        CHECK(o.states == q.states);
+        REQUIRE(o.points.size() == q.points.size());
+        for (std::size_t k = 0; k < o.points.size(); ++k) {
+            const plot::OverlayPoint &p = o.points[k], &r = q.points[k];
+            INFO("overlay " << i << ", point " << k);
+            CHECK(p.parameter == r.parameter);
+            CHECK((p.second == r.second || (std::isnan(p.second) && std::isnan(r.second))));
+            CHECK(p.state == r.state);
+            CHECK(p.stable == r.stable);
+            CHECK(p.label == r.label);
+            CHECK(p.details == r.details);
+        }
+        REQUIRE(bool(o.seed) == bool(q.seed));
+        if (o.seed)
+            CHECK(study::write_equilibrium_study_json(*o.seed) ==
+                  study::write_equilibrium_study_json(*q.seed));
+    }
+}
+
+// What the hover says at a branch's point (the mouse comes from the view's corner: a move to where it
+// already is would say nothing).
+QString hover_at(ui::PlotView& view, const plot::OverlayPoint& p) {
+    QTest::mouseMove(&view, QPoint(1, 1));
+    QSignalSpy hovered(&view, &ui::PlotView::hovered);
+    QTest::mouseMove(
+        &view,
+        plot::FigurePainter::toPixel(view.plotArea(), view.range(), p.parameter, p.state[0]).toPoint());
+    return hovered.isEmpty() ? QString() : hovered.last().at(0).toString();
+}
+
+// The count of pixels where two pictures differ.
+int differing_pixels(const QImage& a, const QImage& b) {
+    if (a.size() != b.size()) return a.width() * a.height();
+    const QImage x = a.convertToFormat(QImage::Format_RGB32), y = b.convertToFormat(QImage::Format_RGB32);
+    int n = 0;
+    for (int row = 0; row < x.height(); ++row)
+        for (int col = 0; col < x.width(); ++col)
+            n += x.pixel(col, row) != y.pixel(col, row);
+    return n;
+}
+
+// The overlays alone, drawn as a figure draws them over a plot of `view` (the diagram under them is
+// a run's again, and its colour bar's labels, which move the plot's edge, may differ).
+QImage branches_picture(const plot::Overlays& overlays, const plot::PlotRange& view) {
+    QImage image(QSize(1000, 640), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    plot::paint_branches(painter, QRectF(50, 20, 920, 590), view, {"r", "x"}, overlays, {QFont(), Qt::white});
+    return image;
+}
+
+int non_white_pixels(const QImage& image) {
+    return differing_pixels(image, [&] {
+        QImage white(image.size(), image.format());
+        white.fill(Qt::white);
+        return white;
+    }());
+}
+
+} // namespace
+
+TEST_CASE("a saved document reopens with its branches drawn as before; undo, redo and recovery keep them",
+          "[gui][branches][document]") {
+    QTemporaryDir dir;
+    const QString saved = dir.filePath("logistic_with_branches.json");
+    const QSize size(1200, 760);
+    const double r = 2.8;
+    plot::Overlays before;
+    plot::PlotRange range_before;
+    QString hover_before;
+    {
+        BranchWindow first;
+        ui::ResultTab& tab = first.runDiagram("resources/studies/logistic_bifurcation.json");
+        REQUIRE(first.continueAt(tab, QPointF(r, 1 - 1 / r)));
+        REQUIRE(tab.branches()->size() == 1);
+        before = *tab.branches();
+        CHECK(first.window.documents().branches() == tab.branches()); // the document's, as drawn
+        tab.renderImage(size).save(QStringLiteral(BIFSCOPE_SCREENSHOT_DIR) + "/branches_saved_export.png");
+        range_before = BranchWindow::plotView(tab).range();
+        const plot::OverlayPoint* pd = labelled(before.front(), "PD");
+        REQUIRE(pd);
+        hover_before = hover_at(BranchWindow::plotView(tab), *pd);
+        CHECK(hover_before.contains("PD"));
+        REQUIRE(first.window.documents().saveStudy(saved));
+        first.window.close();
+    }
+    const QString document = read_all(saved);
+    CHECK(document.contains("\"branches\""));
+    CHECK(document.contains("\"orbit_continuation\"")); // the seed, for "continue" to go on
+
+    // Reopened in a fresh window: the same overlays, the same picture, the same hover.
+    BranchWindow second;
+    ui::ResultTab& tab = second.runDiagram(saved);
+    check_same_overlays(*tab.branches(), before);
+    CHECK(second.window.messagesPanel().toPlainText().contains("holds 1 branch"));
+    tab.renderImage(size).save(QStringLiteral(BIFSCOPE_SCREENSHOT_DIR) + "/branches_reopened_export.png");
+    // Drawn as before: on the same axes, the same pixels.
+    ui::PlotView& view = BranchWindow::plotView(tab);
+    CHECK(view.range() == range_before);
+    const QImage drawn_before = branches_picture(before, range_before);
+    CHECK(non_white_pixels(drawn_before) > 1000);
+    CHECK(differing_pixels(branches_picture(*tab.branches(), view.range()), drawn_before) == 0);
+    CHECK(view.branches() == tab.branches());
+    CHECK(hover_at(view, *labelled(tab.branches()->front(), "PD")) == hover_before);
+    QApplication::processEvents();
+    test::save_screenshot(second.window, "branches_reopened_window");
+
+    // Removing the reopened branch, undoing and redoing it: the document follows the picture.
+    ui::DocumentController& documents = second.window.documents();
+    tab.removeBranch(0);
+    CHECK(tab.branches()->empty());
+    CHECK(view.branches()->empty());
+    CHECK(documents.branches()->empty());
+    tab.branchHistory().undo();
+    check_same_overlays(*documents.branches(), before);
+    CHECK(view.branches()->size() == 1);
+    tab.branchHistory().redo();
+    CHECK(documents.branches()->empty());
+    tab.branchHistory().undo();
+    REQUIRE(tab.branches()->size() == 1);
+
+    // The reopened branch's seed continues it again: run over the diagram, the same branch.
+    const auto seed = tab.branches()->front().seed;
+    REQUIRE(seed);
+    const auto resolved = study::resolve_equilibrium_study(*seed, tab.study()->base_directory);
+    REQUIRE(resolved.resolved);
+    QSignalSpy done(&second.window.continuations(), &ui::ContinuationController::finished);
+    second.window.continuations().overlay(&tab, resolved.resolved);
+    REQUIRE(test::wait_until([&] { return done.count() == 1; }, 60000));
+    REQUIRE(tab.branches()->size() == 2);
+    check_same_overlays({tab.branches()->back()}, before);
+
+    // Not saved: the recovery snapshot holds both, and restored into another window they are drawn
+    // again.
+    const plot::Overlays unsaved = *tab.branches();
+    REQUIRE(unsaved.size() == 2);
+    const plot::PlotRange range_unsaved = BranchWindow::plotView(tab).range();
+    REQUIRE(second.window.recovery().saveNow() == ui::RecoveryStore::SaveResult::Written);
+    QFile snapshot_file(second.window.recovery().sessionFile());
+    REQUIRE(snapshot_file.open(QIODevice::ReadOnly));
+    const QJsonObject snapshot = QJsonDocument::fromJson(snapshot_file.readAll()).object();
+    snapshot_file.close();
+    second.window.recovery().markClean();
+    CHECK(snapshot.value("study_json").toString().contains("\"branches\""));
+    BranchWindow third;
+    third.window.documents().restore(
+        snapshot.value("model_text").toString(), snapshot.value("model_path").toString(),
+        snapshot.value("study_json").toString(), snapshot.value("study_path").toString());
+    ui::ResultTab& recovered = third.runStudy();
+    check_same_overlays(*recovered.branches(), unsaved);
+    CHECK(BranchWindow::plotView(recovered).range() == range_unsaved);
+    CHECK(differing_pixels(branches_picture(*recovered.branches(), range_unsaved),
+                           branches_picture(unsaved, range_unsaved)) == 0);
+}
+
+TEST_CASE("a document with a damaged branch opens with a message saying where, and its other branches",
+          "[gui][branches][document]") {
+    // The logistic map's fixed point 1 - 1/r, stable while its multiplier 2 - r is inside the unit
+    // circle: a branch written here, not computed.
+    plot::BranchOverlay fixed_point;
+    fixed_point.name = "orbit of period 1";
+    fixed_point.parameter = "r";
+    fixed_point.states = {"x"};
+    for (double r = 2.5; r <= 3.5 + 1e-9; r += 0.05) {
+        plot::OverlayPoint p;
+        p.parameter = r;
+        p.state = {1 - 1 / r};
+        p.stable = r < 3;
+        p.details = QStringLiteral("multipliers %1").arg(2 - r);
+        fixed_point.points.push_back(p);
+    }
+    fixed_point.points[10].label = "PD";
+    QTemporaryDir dir;
+    const QString path = dir.filePath("damaged.json");
+    {
+        BranchWindow writer;
+        REQUIRE(writer.window.openFile(test::source_path("resources/studies/logistic_bifurcation.json")));
+        writer.window.documents().setBranches(
+            std::make_shared<const plot::Overlays>(plot::Overlays{fixed_point}));
+        REQUIRE(writer.window.documents().saveStudy(path));
+    }
+    // A branch whose second point's parameter is text, before the good one.
+    QString text = read_all(path);
+    const QString list = QStringLiteral("\"overlays\": [");
+    REQUIRE(text.contains(list));
+    text.replace(list, list + R"({"name": "broken", "kind": "branch", "parameter": "r", "states": ["x"],
+        "points": [{"parameter": 2.5, "state": [0.6]}, {"parameter": "2.6", "state": [0.61]}]},)");
+    {
+        QFile out(path);
+        REQUIRE(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(text.toUtf8());
+    }
+
+    BranchWindow reader;
+    REQUIRE(reader.window.openFile(path));
+    const QString messages = reader.window.messagesPanel().toPlainText();
+    test::save_screenshot(reader.window, "branches_damaged_document_opened");
+    CHECK(messages.contains("branches.overlays[0].points[1].parameter: expected a number, got a string"));
+    CHECK(messages.contains("the branch 'broken' cannot be read and is left out"));
+    CHECK(reader.window.messagesPanel().count(ui::MessagesPanel::Level::Error) >= 1);
+    ui::ResultTab& tab = reader.runStudy();
+    check_same_overlays(*tab.branches(), {fixed_point});
+    QApplication::processEvents();
+    test::save_screenshot(reader.window, "branches_damaged_document_window");
 }

@@ -200,6 +200,9 @@ Overlays overlays_of(const jobs::ContinuationOutcome& outcome, const study::Reso
         for (std::size_t c = 0; c < e.curves.size(); ++c)
             if (!e.curves[c].curve.points.empty()) out.push_back(curve_of(e.curves[c], r, c));
     }
+    const auto seed = std::make_shared<const study::EquilibriumStudy>(r.study);
+    for (auto& o : out)
+        o.seed = seed;
     return out;
 }
 

@@ -40,6 +40,9 @@ struct BranchOverlay {
     QString second_parameter; // curves
     QStringList states;       // the model's state names, in OverlayPoint::state's order
     std::vector<OverlayPoint> points;
+    // The continuation study that computed it (kept with the document, so that "continue" can go on
+    // from its settings); null where unknown.
+    std::shared_ptr<const study::EquilibriumStudy> seed;
 };
 
 using Overlays = std::vector<BranchOverlay>;

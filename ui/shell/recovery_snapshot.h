@@ -10,7 +10,7 @@ namespace bif::ui {
 struct RecoverySnapshot {
     QString model_text;
     QString model_path; // empty: untitled
-    QString study_json;
+    QString study_json; // as Save study writes it: with the branches drawn over its result
     QString study_path; // empty: none
 
     bool operator==(const RecoverySnapshot&) const = default;

@@ -4,6 +4,7 @@
 #include "engine/study/study_json.h"
 #include "ui/editor/model_editor_panel.h"
 #include "ui/plot/save_output.h"
+#include "ui/plot/saved_overlays.h"
 #include "ui/study/study_panel.h"
 
 #include <QDir>
@@ -70,8 +71,37 @@ void DocumentController::setModelText(const QString& text, const QString& path) 
     emit stateChanged();
 }
 
+void DocumentController::setBranches(std::shared_ptr<const plot::Overlays> branches) {
+    branches_ = branches ? std::move(branches) : std::make_shared<const plot::Overlays>();
+}
+
+void DocumentController::clearBranches() {
+    branches_ = std::make_shared<const plot::Overlays>();
+    emit branchesReplaced();
+}
+
+void DocumentController::loadBranches(const QString& json_text, const QString& source) {
+    plot::DocumentOverlays read = plot::overlays_of_document(json_text);
+    for (const QString& problem : read.errors)
+        emit message(QString("%1: %2").arg(source, problem), true);
+    for (const QString& problem : read.warnings)
+        emit message(QString("%1: %2").arg(source, problem), false);
+    if (!read.errors.isEmpty())
+        emit message(tr("%1: branches that cannot be read are left out; the study and the other branches "
+                        "are open.")
+                         .arg(source),
+                     true);
+    branches_ = std::make_shared<const plot::Overlays>(std::move(read.overlays));
+    emit branchesReplaced();
+    if (!branches_->empty())
+        emit note(tr("%1 holds %2; they are drawn over the study's result when it runs.")
+                      .arg(source, branches_->size() == 1 ? tr("1 branch")
+                                                          : tr("%1 branches").arg(branches_->size())));
+}
+
 bool DocumentController::newModel() {
     if (!maybeSave()) return false;
+    clearBranches();
     state_.study_path.clear();
     setModelText("# A new model: one equation per line, then parameters, initial values and `done`.\n"
                  "x'=y\ny'=-a*x-c*y+b*cos(w*t)\npar a=1, b=0.5, c=0.1, w=1.2\ninit x=0.1, y=0\ndone\n",
@@ -97,6 +127,7 @@ bool DocumentController::openModel(const QString& path) {
         QMessageBox::warning(&dialog_parent_, tr("Open model"), error);
         return false;
     }
+    clearBranches();
     state_.study_path.clear();
     setModelText(*text, QFileInfo(path).absoluteFilePath());
     emit fileUsed(QFileInfo(path).absoluteFilePath());
@@ -105,6 +136,7 @@ bool DocumentController::openModel(const QString& path) {
 
 bool DocumentController::showModelText(const QString& text) {
     if (!maybeSave()) return false;
+    clearBranches();
     state_.study_path.clear();
     setModelText(text, QString());
     return true;
@@ -124,6 +156,9 @@ bool DocumentController::openStudy(const QString& path) {
     for (const auto& p : read.problems)
         emit message(QString("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(p.format())),
                      p.severity == study::ProblemSeverity::Error);
+    // Read before the study is applied: the document is whole once its state says it changed.
+    QString error;
+    loadBranches(read_text(absolute, error).value_or(QString()), QFileInfo(path).fileName());
     if (!applyStudy(*read.study, absolute)) return false;
     emit fileUsed(absolute);
     return true;
@@ -153,6 +188,7 @@ bool DocumentController::applyStudy(const study::Study& s, const QString& study_
 void DocumentController::restore(const QString& model_text, const QString& model_path,
                                  const QString& study_json, const QString& study_path) {
     state_.study_path = study_path;
+    loadBranches(study_json, tr("the recovered study"));
     setModelText(model_text, model_path);
     if (!study_json.isEmpty()) {
         study::StudyReadResult read = study::read_study_json(study_json.toStdString());
@@ -201,8 +237,7 @@ bool DocumentController::saveStudyAs() {
 bool DocumentController::saveStudy(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     QString error;
-    if (!write_text(absolute, QString::fromStdString(study::write_study_json(studyForFile(absolute))),
-                    error)) {
+    if (!write_text(absolute, documentJson(studyForFile(absolute)), error)) {
         QMessageBox::warning(&dialog_parent_, tr("Save study"), error);
         return false;
     }
@@ -227,6 +262,10 @@ study::Study DocumentController::studyForRun() const {
     s.model = {};
     s.model.text = editor_.text().toStdString();
     return s;
+}
+
+QString DocumentController::documentJson(const study::Study& study) const {
+    return plot::document_json_with(study::write_study_json(study), *branches_);
 }
 
 study::Study DocumentController::studyForFile(const QString& study_path) const {

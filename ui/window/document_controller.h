@@ -1,9 +1,12 @@
 // The files behind the window: the model (`.ode`) in the editor and the study file the study panel
 // mirrors. New / Open / Save / Save As for models, Open / Save for studies (the panel and the file
-// are the same thing), recent files, and the question before unsaved edits would be lost.
+// are the same thing), recent files, and the question before unsaved edits would be lost. The study
+// file also keeps the continuation branches drawn over the study's result (ui/plot/saved_overlays.h):
+// they are the document's, read when it opens and written when it is saved.
 #pragma once
 
 #include "engine/study/study.h"
+#include "ui/plot/branch_overlay.h"
 #include "ui/window/document_state.h"
 
 #include <QObject>
@@ -50,7 +53,15 @@ class DocumentController : public QObject {
     // The study as a file at `study_path` writes it: the model by path (relative to the study's folder)
     // when the editor's model is a saved file, else inline.
     study::Study studyForFile(const QString& study_path) const;
+    // The study file's text for `study`, with the document's branches.
+    QString documentJson(const study::Study& study) const;
+
+    // The branches drawn over the document's result: read from its study file, then following the
+    // result's tab (added, removed, undone) through setBranches.
+    std::shared_ptr<const plot::Overlays> branches() const { return branches_; }
+    void setBranches(std::shared_ptr<const plot::Overlays> branches);
     // The last study opened with its model parsed, for `--run`; empty when none.
+    // `study_json` may hold branches (documentJson's text).
     void restore(const QString& model_text, const QString& model_path, const QString& study_json,
                  const QString& study_path);
 
@@ -58,16 +69,23 @@ class DocumentController : public QObject {
     void stateChanged();                // paths or the modified flag changed: retitle the window
     void fileUsed(const QString& path); // opened or saved: for the recent-files list
     void message(const QString& text, bool is_error);
+    void note(const QString& text); // for the messages panel, not a problem
+    // Another document's branches (none for a new model) replaced the ones before.
+    void branchesReplaced();
 
   private:
     bool writeModel(const QString& path);
     bool applyStudy(const study::Study& study, const QString& study_path);
     void setModelText(const QString& text, const QString& path);
+    // The branches of a study file's text (`source` names it in messages).
+    void loadBranches(const QString& json_text, const QString& source);
+    void clearBranches();
 
     ModelEditorPanel& editor_;
     StudyPanel& study_;
     QWidget& dialog_parent_;
     DocumentState state_;
+    std::shared_ptr<const plot::Overlays> branches_ = std::make_shared<const plot::Overlays>();
 };
 
 } // namespace bif::ui

@@ -88,7 +88,7 @@ MainWindow::MainWindow(QWidget* parent)
         s.model_text = editor_->text();
         s.model_path = documents_->state().model_path;
         s.study_path = documents_->state().study_path;
-        s.study_json = QString::fromStdString(study::write_study_json(documents_->studyForRun()));
+        s.study_json = documents_->documentJson(documents_->studyForRun());
         return s;
     });
 }
@@ -241,6 +241,10 @@ void MainWindow::connectPanels() {
         if (!documents_->state().model_modified) recovery_->markClean();
     });
     connect(documents_, &DocumentController::fileUsed, recent_, &RecentFiles::add);
+    connect(documents_, &DocumentController::note, this,
+            [this](const QString& text) { messages_->add(MessagesPanel::Level::Info, text); });
+    // The tab that showed the document's branches shows another document's no longer.
+    connect(documents_, &DocumentController::branchesReplaced, this, [this] { document_tab_ = nullptr; });
     connect(documents_, &DocumentController::message, this, [this](const QString& text, bool error) {
         messages_->add(error ? MessagesPanel::Level::Error : MessagesPanel::Level::Warning, text);
     });
@@ -407,7 +411,14 @@ bool MainWindow::runStudy() {
         messages_->add(MessagesPanel::Level::Error, tr("The study cannot run:\n%1").arg(text.trimmed()));
         return false;
     }
-    runs_->run(plots_->addResultTab(resolved.resolved), resolved.resolved);
+    ResultTab* tab = plots_->addResultTab(resolved.resolved);
+    // The document's branches are drawn over its newest result, and follow what is done there.
+    tab->setInitialBranches(documents_->branches());
+    document_tab_ = tab;
+    connect(tab, &ResultTab::branchesChanged, this, [this, tab](std::shared_ptr<const plot::Overlays> b) {
+        if (tab == document_tab_) documents_->setBranches(std::move(b));
+    });
+    runs_->run(tab, resolved.resolved);
     return true;
 }
 

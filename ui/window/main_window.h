@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 
 namespace bif::study {
@@ -61,6 +62,7 @@ class MainWindow : public QMainWindow {
     RunController& runs() { return *runs_; }
     TiledZoom& tiles() { return *tiles_; }
     ContinuationController& continuations() { return *continuations_; }
+    RecoveryStore& recovery() { return *recovery_; }
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -93,6 +95,8 @@ class MainWindow : public QMainWindow {
     RecentFiles* recent_;
     RecoveryStore* recovery_;
     HelpBrowser* help_ = nullptr;
+    // The newest result of the document's study: its branches are the document's.
+    QPointer<ResultTab> document_tab_;
     class QAction* run_action_ = nullptr;
 };
 

@@ -55,6 +55,12 @@ ResultTab::ResultTab(std::shared_ptr<const study::ResolvedStudy> study, QWidget*
 void ResultTab::showBranches(std::shared_ptr<const plot::Overlays> branches) {
     branches_ = std::move(branches);
     view_->setBranches(branches_);
+    emit branchesChanged(branches_);
+}
+
+void ResultTab::setInitialBranches(std::shared_ptr<const plot::Overlays> branches) {
+    branch_history_->clear();
+    showBranches(branches ? std::move(branches) : std::make_shared<const plot::Overlays>());
 }
 
 void ResultTab::addBranches(const plot::Overlays& added) {

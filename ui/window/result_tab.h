@@ -68,6 +68,8 @@ class ResultTab : public QWidget {
     // history (adding a branch, removing one, or all): undoable and redoable.
     std::shared_ptr<const plot::Overlays> branches() const { return branches_; }
     void addBranches(const plot::Overlays& added);
+    // The overlays the tab starts with (a reopened document's): shown without an undo step.
+    void setInitialBranches(std::shared_ptr<const plot::Overlays> branches);
     void removeBranch(std::size_t index);
     void removeAllBranches();
     QUndoStack& branchHistory() { return *branch_history_; }
@@ -93,6 +95,8 @@ class ResultTab : public QWidget {
     void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
     // The user asked to draw a continuation study's branches or curves over the picture.
     void overlayStudyRequested(bif::ui::ResultTab* tab);
+    // The overlays on show changed: added, removed, undone or redone.
+    void branchesChanged(std::shared_ptr<const bif::plot::Overlays> branches);
 
   private:
     friend class BranchChange;
