@@ -23,7 +23,7 @@ class ShootingOrbit : public OrbitProblem {
     int state_dimension() const override { return model_->dimension(); }
     bool has_trivial_multiplier() const override { return true; }
     double period(const Eigen::VectorXd& u, double) const override { return u[u.size() - 1]; }
-    void set_reference(const Eigen::VectorXd& u) override { reference_ = u.head(model_->dimension()); }
+    void set_reference(const Eigen::VectorXd& u) const override { reference_ = u.head(model_->dimension()); }
 
   protected:
     bool evaluate_at(const Eigen::VectorXd& u, double lambda, bool with_jacobian, OrbitEvaluation& out,
@@ -32,7 +32,7 @@ class ShootingOrbit : public OrbitProblem {
   private:
     const codegen::HostModel* model_;
     ModelParameters parameters_;
-    Eigen::VectorXd reference_;
+    mutable Eigen::VectorXd reference_; // moves along a branch (set_reference)
     FlowSettings settings_;
     int segments_;
 };
