@@ -80,18 +80,25 @@ start fhn
 keep fhn steady
 stop fhn
 
-start rossler
-keep rossler steady
-before=$(size_of rossler.ode)
-click 30 109     # AUTO: Grab
-xdotool mousemove 350 150 key Tab # the next labelled point after the start: HB, label 2
-sleep 0.5
-shot rossler_grab_hopf
-xdotool key Return
-sleep 0.5
-click 40 91      # AUTO: Run (at a Hopf point it offers Periodic first)
-click 48 47      # Periodic
-wait_for_auto rossler.ode "$before"
-shot rossler_periodic
-keep rossler periodic
-stop rossler
+# cycles NAME: after the steady-state run, the cycles from its Hopf point (the next labelled point
+# after the start), AUTO's files kept as NAME_steady.* and then NAME_periodic.*.
+cycles() {
+    start "$1"
+    keep "$1" steady
+    before=$(size_of "$1.ode")
+    click 30 109 # AUTO: Grab
+    xdotool mousemove 350 150 key Tab # from the start to the next labelled point: HB, label 2
+    sleep 0.5
+    shot "$1_grab_hopf"
+    xdotool key Return
+    sleep 0.5
+    click 40 91 # AUTO: Run (at a Hopf point it offers Periodic first)
+    click 48 47 # Periodic
+    wait_for_auto "$1.ode" "$before"
+    shot "$1_periodic"
+    keep "$1" periodic
+    stop "$1"
+}
+
+cycles rossler
+cycles bautin
