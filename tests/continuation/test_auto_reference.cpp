@@ -166,9 +166,11 @@ struct OrbitComparison {
 OrbitComparison compare_orbit_branch(const std::string& orbit_study, const std::string& equilibrium_study,
                                      const std::string& q_file) {
     OrbitComparison c;
+    // The cycles are born at the first Hopf point along the equilibrium branch (AUTO's label 2,
+    // which run_xppaut_auto.sh grabs).
     const cont::EquilibriumStudyOutcome equilibria = cont::run_equilibrium_study(load(equilibrium_study));
     const auto h = special_points(equilibria.branches.at(0));
-    REQUIRE(h.size() == 1);
+    REQUIRE_FALSE(h.empty());
     REQUIRE(h[0]->label == "H");
     c.hopf = h[0]->parameter;
     c.hopf_period = hopf_period(*h[0]);
@@ -382,4 +384,48 @@ TEST_CASE("Rossler's cycle: AUTO's period doubling, and its fold at the Hopf poi
     for (const auto& m : mu)
         if (std::abs(m + 1.0) < std::abs(critical + 1.0)) critical = m;
     CHECK(std::abs(orbit.stability.multipliers[0].value - critical) < 1e-4);
+}
+
+TEST_CASE("two Hopf normal forms side by side: AUTO's torus point, and the closed forms",
+          "[continuation][auto]") {
+    const OrbitComparison c =
+        compare_orbit_branch("torus_orbit_continuation.json", "torus_continuation.json", "torus_periodic.q");
+    CHECK(c.theirs_at_hopf.empty()); // AUTO's Hopf point was exact (mu = -3e-9)
+    REQUIRE(c.ours.size() == 1);
+    // Which is right where they differ: the cycle's multipliers are exp(2 pi (mu - 1/2 +- i w)) (and
+    // the radial exp(-4 pi mu)); they cross the unit circle at mu = 1/2 at the angle 2 pi w.
+    const double w = std::sqrt(2.0);
+    auto transverse = [&](double mu) { return std::exp(two_pi * std::complex<double>(mu - 0.5, w)); };
+    const cont::OrbitBranchPoint& ns = *c.ours[0];
+    CHECK(ns.label == "NS");
+    CHECK(ns.parameter == Approx(0.5).margin(1e-8));
+    REQUIRE(ns.stability.multipliers.size() == 3);
+    // The pair in either order (a complex pair's members sort alike by modulus).
+    const std::complex<double> m0 = ns.stability.multipliers[0].value, m1 = ns.stability.multipliers[1].value;
+    const std::complex<double> upper = m0.imag() > 0 ? m0 : m1, lower = m0.imag() > 0 ? m1 : m0;
+    CHECK(std::abs(upper - transverse(0.5)) < 1e-8);
+    CHECK(std::abs(lower - std::conj(transverse(0.5))) < 1e-8);
+    const auto_output::Solution& tr = c.theirs[0];
+    CHECK(std::abs(tr.parameter(1) - 0.5) < located);
+
+    // AUTO's torus point's cycle at AUTO's parameter: Bifscope's Newton keeps it, and the pair on
+    // the unit circle is AUTO's to the 5 digits of its .d file, and the closed form's there.
+    const cont::OrbitBranchPoint orbit = bifscope_orbit_at("torus_orbit_continuation.json", tr);
+    for (std::size_t k = 0; k < 4; ++k)
+        CHECK(std::abs(orbit.unknowns[k] - tr.start()[k + 1]) < 1e-7);
+    CHECK(std::abs(orbit.period - tr.period()) < 1e-7);
+    const auto mu = auto_output::read_spectrum(folder + "torus_periodic.d", 2, tr.point, 4);
+    int matched = 0;
+    for (const auto& m : mu) {
+        if (std::abs(m.imag()) < 1e-3) continue; // the trivial and the radial multipliers
+        const std::complex<double> exact =
+            m.imag() > 0 ? transverse(tr.parameter(1)) : std::conj(transverse(tr.parameter(1)));
+        CHECK(std::abs(m - exact) < 1e-4);
+        bool ours = false;
+        for (const auto& q : orbit.stability.multipliers)
+            ours = ours || std::abs(q.value - m) < 1e-4;
+        CHECK(ours);
+        ++matched;
+    }
+    CHECK(matched == 2);
 }

@@ -102,3 +102,4 @@ cycles() {
 
 cycles rossler
 cycles bautin
+cycles torus
