@@ -1,9 +1,12 @@
 // Bifscope's continuation against AUTO, as XPPAUT 6.11 runs it: the special points AUTO wrote for
 // the same models over the same parameter intervals (tests/reference/auto: the .ode files, the
 // study files that ask Bifscope for the same branches, AUTO's output and run_xppaut_auto.sh, which
-// made it). Every special point AUTO reports is found, of the same type and in the same order along
-// the branch, and Bifscope reports none that AUTO does not (the exceptions are explained where they
-// are checked).
+// made it): the equilibria of FitzHugh-Nagumo (two folds, two Hopf points), of Rossler (a Hopf
+// point) and the cycles born there (a period doubling), the cycles of the quintic Hopf normal form
+// (a fold of cycles) and of two Hopf normal forms side by side (a torus point). Every special point
+// AUTO reports is found, of the same type and in the same order along the branch, and Bifscope
+// reports none that AUTO does not (the exceptions, at Hopf points, are explained where they are
+// checked); where they differ, closed forms say which is right.
 //
 // The tolerances follow from AUTO's own (the header of its .p files: EPSL = EPSU = EPSS = 1e-4).
 // - Regular points: AUTO's Newton stops when its correction is below EPSU (relative); Newton
@@ -57,14 +60,14 @@ std::vector<auto_output::Solution> auto_special_points(const std::string& q_file
     return out;
 }
 
-// A setting from the header AUTO writes at the top of a .p file ("ISP=   1").
-int auto_setting(const std::string& p_file, const std::string& name) {
+// A setting from the header AUTO writes at the top of a .p file ("ISP=   1", "EPSS= 1.0000E-04").
+double auto_setting(const std::string& p_file, const std::string& name) {
     std::ifstream in(folder + p_file);
     REQUIRE(in);
     std::string line;
     while (std::getline(in, line)) {
         const auto at = line.find(" " + name + "=");
-        if (at != std::string::npos) return std::stoi(line.substr(at + name.size() + 2));
+        if (at != std::string::npos) return std::stod(line.substr(at + name.size() + 2));
     }
     FAIL("no " << name << " in " << p_file);
     return 0;
@@ -284,6 +287,13 @@ TEST_CASE("AUTO's output files are read as AUTO wrote them", "[continuation][aut
     CHECK(orbits[1].rows.size() == 201); // NTST * NCOL + 1 mesh points
     CHECK(orbits[1].rows.back()[0] == 1.0);
     CHECK(auto_setting("rossler_periodic.p", "NTST") == 50);
+    // The tolerances this test derives its own from.
+    for (const char* p : {"fhn_steady.p", "rossler_periodic.p", "bautin_periodic.p", "torus_periodic.p"}) {
+        INFO(p);
+        CHECK(auto_setting(p, "EPSS") == epss);
+        CHECK(auto_setting(p, "EPSU") == epss);
+        CHECK(auto_setting(p, "EPSL(1)") == epss);
+    }
     const auto mu = auto_output::read_spectrum(folder + "rossler_periodic.d", 2, orbits[1].point, 3);
     CHECK(mu[0] == std::complex<double>(1.0, 0.0)); // the trivial multiplier, first in AUTO's order
     CHECK_THROWS(auto_output::read_solutions(folder + "no_such_file.q"));
