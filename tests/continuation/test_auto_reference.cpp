@@ -336,6 +336,7 @@ TEST_CASE("Rossler's equilibrium: AUTO's Hopf point", "[continuation][auto]") {
 
 TEST_CASE("the quintic Hopf normal form's cycles: AUTO's fold of cycles, and the closed forms",
           "[continuation][auto]") {
+    compare_equilibrium_branch("bautin_continuation.json", "bautin_steady.q");
     const OrbitComparison c = compare_orbit_branch("bautin_orbit_continuation.json",
                                                    "bautin_continuation.json", "bautin_periodic.q");
     // AUTO started its cycles at its Hopf point mu = -3e-9: it labels nothing there.
@@ -398,6 +399,7 @@ TEST_CASE("Rossler's cycle: AUTO's period doubling, and its fold at the Hopf poi
 
 TEST_CASE("two Hopf normal forms side by side: AUTO's torus point, and the closed forms",
           "[continuation][auto]") {
+    compare_equilibrium_branch("torus_continuation.json", "torus_steady.q"); // Hopf points at 0 and 1/2
     const OrbitComparison c =
         compare_orbit_branch("torus_orbit_continuation.json", "torus_continuation.json", "torus_periodic.q");
     CHECK(c.theirs_at_hopf.empty()); // AUTO's Hopf point was exact (mu = -3e-9)
