@@ -153,7 +153,11 @@ void compare_equilibrium_branch(const std::string& study_file, const std::string
 // Bifscope's branch goes down to the Hopf point and through it: the amplitude r passes 0 and the
 // branch retraces the same cycles (r and -r are one cycle, met at the other side of its phase). At
 // the Hopf point, where the nontrivial multiplier is 1, it reports an LP (a(r) = a(-r) turns) and a
-// BP (the shooting equations meet the equilibrium's solutions, x = equilibrium with any T). AUTO's
+// BP: the cycles meet the equilibrium, which solves phi(T; x) = x for any T. Its zero is less sharp
+// than the LP's (the equilibrium only nearly satisfies the Poincare-plane phase condition, whose
+// normal, the flow at the last point, reverses as r passes 0; AUTO's integral condition it
+// satisfies exactly): its parameter is within `located` here (1e-8 to 1e-4 from the Hopf point
+// with these studies' steps), the LP's within 1e-8. AUTO's
 // branch starts at its located Hopf point: where that is off the true one it passes through the
 // true one too and labels it once (ISP = 2 tests cycles for branch points as well, but a point gets
 // one label, its LP); where it is exact it starts there and labels nothing. Points within
