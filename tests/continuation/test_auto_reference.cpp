@@ -156,7 +156,7 @@ void compare_equilibrium_branch(const std::string& study_file, const std::string
 // BP: the cycles meet the equilibrium, which solves phi(T; x) = x for any T. Its zero is less sharp
 // than the LP's (the equilibrium only nearly satisfies the Poincare-plane phase condition, whose
 // normal, the flow at the last point, reverses as r passes 0; AUTO's integral condition it
-// satisfies exactly): its parameter is within `located` here (1e-8 to 1e-4 from the Hopf point
+// satisfies exactly): its parameter is within `located` here (2e-7 to 1e-4 from the Hopf point
 // with these studies' steps), the LP's within 1e-8. AUTO's
 // branch starts at its located Hopf point: where that is off the true one it passes through the
 // true one too and labels it once (ISP = 2 tests cycles for branch points as well, but a point gets
