@@ -4,8 +4,10 @@
 // (orbit_stability.h): period doubling (PD) and Neimark-Sacker (NS; a zero where the critical
 // pair is real, a neutral saddle, is not reported). Unstable parts are followed like stable ones.
 //
-// The orbit's phase condition (autonomous flows) keeps the reference it was made with along the
-// whole branch: the core follows one fixed F.
+// The orbit's phase condition (autonomous flows) moves its reference to each accepted point, as
+// AUTO's integral phase condition refers to the previous solution: with a fixed reference the
+// hyperplane stops cutting the orbits as they shrink towards a Hopf point, and the branch turns
+// where the plane touches an orbit (a fold of G that is no fold of the orbits) and retraces itself.
 #pragma once
 
 #include "engine/continuation/orbit_problem.h"
@@ -29,6 +31,7 @@ class OrbitBranchProblem : public ContinuationProblem {
     void test_functions(const Vector& x, const Matrix& j, const Vector& tangent,
                         Vector& values) const override;
     bool accept_special_point(int k, const Vector& x, const Matrix& j, const Vector& tangent) const override;
+    void point_accepted(const Vector& x) const override { orbit_.set_reference(x.head(orbit_.unknowns())); }
 
     // The multipliers at x (the segments of the last Jacobian when it was at x).
     OrbitStability stability_at(const Vector& x) const;

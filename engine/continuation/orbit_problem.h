@@ -36,8 +36,9 @@ class OrbitProblem {
     // The orbit's period in the model's time (iterates for a map).
     virtual double period(const Eigen::VectorXd& u, double lambda) const = 0;
     // Phase conditions that refer to a known solution move their reference to u (after each
-    // accepted point of a branch); others ignore it.
-    virtual void set_reference(const Eigen::VectorXd& u) { (void)u; }
+    // accepted point of a branch); others ignore it. Const: the reference picks which point of an
+    // orbit solves G, not which orbits do.
+    virtual void set_reference(const Eigen::VectorXd& u) const { (void)u; }
 
     // G, dG/du and the segments at (u, lambda); with `parameter_derivative` also dG/dlambda.
     // False with `why` when the period map cannot be evaluated there (a failed integration).

@@ -22,14 +22,14 @@ class ShootingOrbit : public ModelOrbitProblem {
     int unknowns() const override { return model_->dimension() + 1; }
     bool has_trivial_multiplier() const override { return true; }
     double period(const Eigen::VectorXd& u, double) const override { return u[u.size() - 1]; }
-    void set_reference(const Eigen::VectorXd& u) override { reference_ = u.head(model_->dimension()); }
+    void set_reference(const Eigen::VectorXd& u) const override { reference_ = u.head(model_->dimension()); }
 
   protected:
     bool evaluate_at(const Eigen::VectorXd& u, double lambda, bool with_jacobian, OrbitEvaluation& out,
                      std::string& why) const override;
 
   private:
-    Eigen::VectorXd reference_;
+    mutable Eigen::VectorXd reference_; // moves along a branch (set_reference)
     FlowSettings settings_;
     int segments_;
 };
