@@ -1,6 +1,7 @@
 // Continuation branches in the window: a continuation study opened by itself, and "continue from
 // here" on a diagram, drawn over it (stable solid, unstable dashed, labelled special points), hovered,
-// undone, exported as PNG, SVG and CSV, and kept with the document: saved, reopened and recovered. References
+// undone, exported as PNG, SVG and CSV, and kept with the document: saved, reopened and recovered, and
+// marking the window modified until saved (closing asks to save them). References
 // derived here, not from the engine: the Brusselator's equilibrium (a, b/a) and its Hopf point b = 1 + a^2;
 // the logistic map's fixed point 1 - 1/r, its multiplier 2 - r and so its period doubling at r = 3.
 #include "duffing_reference.h"
@@ -10,6 +11,7 @@
 #include "ui/plot/branch_painter.h"
 #include "ui/plot/figure_painter.h"
 #include "ui/plot/result_figure.h"
+#include "ui/plot/saved_overlays.h"
 #include "ui/shell/recovery_store.h"
 #include "ui/views/branch_view.h"
 #include "ui/views/plot_view.h"
@@ -28,12 +30,15 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
+#include <QWindow>
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -100,7 +105,13 @@ struct BranchWindow {
                        window.plotArea().currentTab()->result();
             },
             timeout_ms));
-        return *window.plotArea().currentTab();
+        ui::ResultTab& tab = *window.plotArea().currentTab();
+        // The view takes the data's range at its next repaint, coalesced after the last block: tests
+        // that compare ranges read it after that.
+        if (tab.figure())
+            REQUIRE(
+                test::wait_until([&] { return plotView(tab).range() == tab.figure()->fullRange(); }, 5000));
+        return tab;
     }
 
     // Opens a study file (a path under the source tree, or an absolute one) and runs it.
@@ -119,6 +130,33 @@ struct BranchWindow {
         tab.continueAt(data);
         return test::wait_until([&] { return done.count() == 1; }, timeout_ms) && done.first().at(0).toBool();
     }
+
+    // The title as the window system shows it: Qt turns the title's "[*]" into "*" while the window is
+    // modified, and drops it otherwise.
+    QString shownTitle() const { return window.windowHandle()->title(); }
+};
+
+// Answers the next question box (the window's "Save changes?") with `button`, from inside the box's own
+// event loop, and keeps what it asked; `asked` stays false where none came.
+class PromptAnswer {
+  public:
+    explicit PromptAnswer(QMessageBox::StandardButton button) {
+        QObject::connect(&timer_, &QTimer::timeout, &timer_, [this, button] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box || !box->button(button)) return;
+            timer_.stop();
+            asked = true;
+            text = box->text();
+            box->button(button)->click();
+        });
+        timer_.start(20);
+    }
+
+    bool asked = false;
+    QString text;
+
+  private:
+    QTimer timer_;
 };
 
 } // namespace
@@ -640,4 +678,144 @@ TEST_CASE("a document with a damaged branch opens with a message saying where, a
     check_same_overlays(*tab.branches(), {fixed_point});
     QApplication::processEvents();
     test::save_screenshot(reader.window, "branches_damaged_document_window");
+}
+
+TEST_CASE_METHOD(BranchWindow,
+                 "a branch added or removed marks the window modified until the study is saved or the change "
+                 "undone; closing, opening or a new model asks to save it",
+                 "[gui][branches][document]") {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("logistic_modified.json");
+    const ui::DocumentController& documents = window.documents();
+    ui::ResultTab& tab = runDiagram("resources/studies/logistic_bifurcation.json");
+    // Opened and run: as on disk.
+    CHECK_FALSE(window.isWindowModified());
+    CHECK(window.windowTitle().contains("[*]"));
+    CHECK(shownTitle() == window.windowTitle().remove("[*]"));
+
+    // A branch continued over the diagram: the document's, not saved.
+    const double r = 2.8;
+    REQUIRE(continueAt(tab, QPointF(r, 1 - 1 / r)));
+    REQUIRE(tab.branches()->size() == 1);
+    CHECK(window.isWindowModified());
+    CHECK(documents.state().branches_modified);
+    CHECK_FALSE(documents.state().model_modified);
+    CHECK(shownTitle() == window.windowTitle().replace("[*]", "*"));
+    // (The offscreen platform draws no title bar: the title is checked as text above.)
+    QApplication::processEvents();
+    test::save_screenshot(window, "branches_added_modified_window");
+
+    // Saved with the study: clean. Removed: modified; undone back to the saved list: clean; redone:
+    // modified again.
+    REQUIRE(window.documents().saveStudy(path));
+    CHECK_FALSE(window.isWindowModified());
+    CHECK(shownTitle() == window.windowTitle().remove("[*]"));
+    const plot::Overlays saved = *tab.branches();
+    tab.removeBranch(0);
+    CHECK(window.isWindowModified());
+    tab.branchHistory().undo();
+    CHECK_FALSE(window.isWindowModified());
+    tab.branchHistory().redo();
+    CHECK(window.isWindowModified());
+    CHECK(shownTitle() == window.windowTitle().replace("[*]", "*"));
+
+    // Another study, a new model, closing: each asks first; Cancel keeps the document as it is.
+    {
+        PromptAnswer cancel(QMessageBox::Cancel);
+        CHECK_FALSE(window.openFile(test::source_path("resources/studies/logistic_bifurcation.json")));
+        CHECK(cancel.asked);
+        CHECK(cancel.text.contains("branches"));
+        CHECK(cancel.text.contains("logistic_modified.json"));
+    }
+    {
+        PromptAnswer cancel(QMessageBox::Cancel);
+        CHECK_FALSE(window.documents().newModel());
+        CHECK(cancel.asked);
+    }
+    {
+        PromptAnswer cancel(QMessageBox::Cancel);
+        CHECK_FALSE(window.close());
+        CHECK(cancel.asked);
+    }
+    CHECK(window.isVisible());
+    CHECK(documents.state().study_path == QFileInfo(path).absoluteFilePath());
+    CHECK(documents.branches()->empty());
+    CHECK(window.isWindowModified());
+
+    // Undone back to the saved branch: closing asks nothing.
+    tab.branchHistory().undo();
+    CHECK_FALSE(window.isWindowModified());
+    {
+        PromptAnswer none(QMessageBox::Cancel);
+        CHECK(window.close());
+        CHECK_FALSE(none.asked);
+    }
+
+    // Shown again with a second branch (the first's copy): Save in the question writes both to the
+    // study file the document came from, and the window closes clean.
+    window.show();
+    tab.addBranches(saved);
+    REQUIRE(tab.branches()->size() == 2);
+    CHECK(window.isWindowModified());
+    {
+        PromptAnswer save(QMessageBox::Save);
+        CHECK(window.close());
+        CHECK(save.asked);
+    }
+    CHECK_FALSE(window.isWindowModified());
+    const plot::DocumentOverlays written = plot::overlays_of_document(read_all(path));
+    CHECK(written.errors.isEmpty());
+    check_same_overlays(written.overlays, *tab.branches());
+
+    // Discard: a new model without the branches, clean.
+    window.show();
+    tab.removeBranch(0);
+    CHECK(window.isWindowModified());
+    {
+        PromptAnswer discard(QMessageBox::Discard);
+        CHECK(window.documents().newModel());
+        CHECK(discard.asked);
+    }
+    CHECK(documents.branches()->empty());
+    CHECK_FALSE(window.isWindowModified());
+    CHECK(shownTitle() == "untitled.ode — Bifscope");
+    CHECK(plot::overlays_of_document(read_all(path)).overlays.size() == 2); // the file as saved
+}
+
+TEST_CASE("recovered branches are unsaved work: the window is modified and closing asks",
+          "[gui][branches][document]") {
+    plot::BranchOverlay fixed_point;
+    fixed_point.name = "orbit of period 1";
+    fixed_point.parameter = "r";
+    fixed_point.states = {"x"};
+    for (double r = 2.5; r <= 3.5 + 1e-9; r += 0.25) {
+        plot::OverlayPoint p;
+        p.parameter = r;
+        p.state = {1 - 1 / r};
+        p.stable = r < 3;
+        fixed_point.points.push_back(p);
+    }
+    BranchWindow writer;
+    REQUIRE(writer.window.openFile(test::source_path("resources/studies/logistic_bifurcation.json")));
+    writer.window.documents().setBranches(
+        std::make_shared<const plot::Overlays>(plot::Overlays{fixed_point}));
+    CHECK(writer.window.isWindowModified());
+    const QString json = writer.window.documents().documentJson(writer.window.documents().studyForRun());
+    writer.window.documents().setBranches(nullptr); // back to the file's (none): clean
+    CHECK_FALSE(writer.window.isWindowModified());
+
+    BranchWindow restored;
+    ui::DocumentController& documents = restored.window.documents();
+    documents.restore(writer.window.editorPanel().text(), QString(), json, QString());
+    REQUIRE(documents.branches()->size() == 1);
+    CHECK(documents.state().branches_modified);
+    CHECK(restored.window.isWindowModified());
+    // The model saved alone leaves the branches unsaved: the window stays modified.
+    restored.window.editorPanel().document()->setModified(false);
+    CHECK(restored.window.isWindowModified());
+    PromptAnswer cancel(QMessageBox::Cancel);
+    CHECK_FALSE(restored.window.close());
+    CHECK(cancel.asked);
+    CHECK(cancel.text.contains("branches"));
+    CHECK_FALSE(cancel.text.contains("untitled.ode")); // the model is not what is unsaved
 }

@@ -73,10 +73,24 @@ void DocumentController::setModelText(const QString& text, const QString& path) 
 
 void DocumentController::setBranches(std::shared_ptr<const plot::Overlays> branches) {
     branches_ = branches ? std::move(branches) : std::make_shared<const plot::Overlays>();
+    const bool modified = branchesDifferFromSaved();
+    if (modified == state_.branches_modified) return;
+    state_.branches_modified = modified;
+    emit stateChanged();
+}
+
+bool DocumentController::branchesDifferFromSaved() const {
+    return branches_ != saved_branches_ && !(branches_->empty() && saved_branches_->empty());
+}
+
+void DocumentController::takeBranchesAsSaved() {
+    saved_branches_ = branches_;
+    state_.branches_modified = false;
 }
 
 void DocumentController::clearBranches() {
     branches_ = std::make_shared<const plot::Overlays>();
+    takeBranchesAsSaved();
     emit branchesReplaced();
 }
 
@@ -92,6 +106,7 @@ void DocumentController::loadBranches(const QString& json_text, const QString& s
                          .arg(source),
                      true);
     branches_ = std::make_shared<const plot::Overlays>(std::move(read.overlays));
+    takeBranchesAsSaved();
     emit branchesReplaced();
     if (!branches_->empty())
         emit note(tr("%1 holds %2; they are drawn over the study's result when it runs.")
@@ -194,8 +209,10 @@ void DocumentController::restore(const QString& model_text, const QString& model
         study::StudyReadResult read = study::read_study_json(study_json.toStdString());
         if (read.study) study_.setStudy(*read.study);
     }
-    // What was recovered is not on disk yet.
+    // What was recovered is not on disk yet, its branches included.
     editor_.document()->setModified(true);
+    saved_branches_ = std::make_shared<const plot::Overlays>();
+    state_.branches_modified = branchesDifferFromSaved();
     emit stateChanged();
 }
 
@@ -242,19 +259,43 @@ bool DocumentController::saveStudy(const QString& path) {
         return false;
     }
     state_.study_path = absolute;
+    takeBranchesAsSaved();
     emit fileUsed(absolute);
     emit stateChanged();
     return true;
 }
 
 bool DocumentController::maybeSave() {
-    if (!editor_.document()->isModified()) return true;
-    const auto answer = QMessageBox::warning(
-        &dialog_parent_, tr("Unsaved model"),
-        tr("%1 has unsaved changes. Save them?").arg(state_.model_display_name()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Save) return save();
+    if (!editor_.document()->isModified() && !state_.branches_modified) return true;
+    const auto answer = QMessageBox::warning(&dialog_parent_, tr("Unsaved changes"), unsavedChangesText(),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                             QMessageBox::Save);
+    if (answer == QMessageBox::Save) return saveModified();
     return answer == QMessageBox::Discard;
+}
+
+QString DocumentController::unsavedChangesText() const {
+    const QString model = state_.model_display_name();
+    const QString study =
+        state_.study_path.isEmpty() ? tr("any study file") : QFileInfo(state_.study_path).fileName();
+    if (!state_.branches_modified) return tr("%1 has unsaved changes. Save them?").arg(model);
+    if (!editor_.document()->isModified())
+        return tr("The branches drawn over the study's result have changes not saved in %1. Save them?")
+            .arg(study);
+    return tr("%1 has unsaved changes, and the branches drawn over the study's result have changes not "
+              "saved in %2. Save them?")
+        .arg(model, study);
+}
+
+bool DocumentController::saveModified() {
+    // The model first: a study saved after it names the model by its path rather than inline.
+    if (editor_.document()->isModified() && !save()) return false;
+    if (!state_.branches_modified) return true;
+    // The branches go into the study file the document came from; one that cannot be written (an
+    // installed example) or none yet: the user picks where.
+    const QFileInfo study(state_.study_path);
+    if (state_.study_path.isEmpty() || !study.isWritable()) return saveStudyAs();
+    return saveStudy(state_.study_path);
 }
 
 study::Study DocumentController::studyForRun() const {

@@ -2,7 +2,8 @@
 // mirrors. New / Open / Save / Save As for models, Open / Save for studies (the panel and the file
 // are the same thing), recent files, and the question before unsaved edits would be lost. The study
 // file also keeps the continuation branches drawn over the study's result (ui/plot/saved_overlays.h):
-// they are the document's, read when it opens and written when it is saved.
+// they are the document's, read when it opens and written when it is saved, and a change to them
+// marks the document modified as an edit of the model does.
 #pragma once
 
 #include "engine/study/study.h"
@@ -45,7 +46,8 @@ class DocumentController : public QObject {
     bool saveAs();
     bool saveStudyAs();
     bool saveStudy(const QString& path);
-    // Before the model is replaced or the window closes: Save / Discard / Cancel when modified.
+    // Before the model is replaced or the window closes: Save / Discard / Cancel when the model or the
+    // branches have unsaved changes. Save writes what changed: the model, then the study file.
     bool maybeSave();
 
     // The study as it is to be run or saved: the panel's settings with the editor's text as the model.
@@ -57,7 +59,9 @@ class DocumentController : public QObject {
     QString documentJson(const study::Study& study) const;
 
     // The branches drawn over the document's result: read from its study file, then following the
-    // result's tab (added, removed, undone) through setBranches.
+    // result's tab (added, removed, undone) through setBranches. They are modified while they are not
+    // the list read or saved last (an undo back to it gives that very list again: the tab's history
+    // keeps each list whole), or where both are empty.
     std::shared_ptr<const plot::Overlays> branches() const { return branches_; }
     void setBranches(std::shared_ptr<const plot::Overlays> branches);
     // The last study opened with its model parsed, for `--run`; empty when none.
@@ -80,12 +84,19 @@ class DocumentController : public QObject {
     // The branches of a study file's text (`source` names it in messages).
     void loadBranches(const QString& json_text, const QString& source);
     void clearBranches();
+    // The branches on show are the study file's; the stateChanged that follows retitles the window.
+    void takeBranchesAsSaved();
+    bool branchesDifferFromSaved() const;
+    // maybeSave's question, naming what is unsaved, and its Save.
+    QString unsavedChangesText() const;
+    bool saveModified();
 
     ModelEditorPanel& editor_;
     StudyPanel& study_;
     QWidget& dialog_parent_;
     DocumentState state_;
     std::shared_ptr<const plot::Overlays> branches_ = std::make_shared<const plot::Overlays>();
+    std::shared_ptr<const plot::Overlays> saved_branches_ = branches_;
 };
 
 } // namespace bif::ui

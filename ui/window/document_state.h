@@ -1,5 +1,6 @@
-// Where the open model and study live on disk, and whether the model has unsaved edits: the state
-// that titles the window, fills the recovery snapshot and decides what Save does.
+// Where the open model and study live on disk, and whether the model or the branches drawn over the
+// study's result have unsaved changes: the state that titles the window, fills the recovery snapshot,
+// decides what Save does and whether closing asks first.
 #pragma once
 
 #include <QString>
@@ -10,6 +11,10 @@ struct DocumentState {
     QString model_path; // empty: untitled
     QString study_path; // the study file last opened or saved; empty: none
     bool model_modified = false;
+    // The branches differ from the study file's (added, removed, or recovered and not saved yet).
+    bool branches_modified = false;
+
+    bool modified() const { return model_modified || branches_modified; }
 
     QString model_display_name() const;
     // The folder that relative model paths in a study start from.

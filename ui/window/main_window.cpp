@@ -237,8 +237,8 @@ void MainWindow::connectPanels() {
     connect(editor_, &ModelEditorPanel::problemCountChanged, this, &MainWindow::updateRunAction);
     connect(documents_, &DocumentController::stateChanged, this, [this] {
         retitle();
-        // Opened, saved or new: nothing to recover until the next edit.
-        if (!documents_->state().model_modified) recovery_->markClean();
+        // Opened, saved or new (or undone back to that): nothing to recover until the next change.
+        if (!documents_->state().modified()) recovery_->markClean();
     });
     connect(documents_, &DocumentController::fileUsed, recent_, &RecentFiles::add);
     connect(documents_, &DocumentController::note, this,
@@ -435,7 +435,7 @@ void MainWindow::offerRecovery() {
 void MainWindow::retitle() {
     const DocumentState& state = documents_->state();
     setWindowTitle(state.model_display_name() + "[*] — Bifscope");
-    setWindowModified(state.model_modified);
+    setWindowModified(state.modified());
 }
 
 void MainWindow::showHelp(const QString& page) {
