@@ -225,6 +225,7 @@ void StudyPanel::setModel(std::shared_ptr<const model::Model> model, ModelSource
     filling_ = false;
     registerPaths();
     check();
+    emit studyChanged();
 }
 
 // Every formula field and sweep axis shown again with the evaluator's current parameters.
@@ -279,11 +280,13 @@ void StudyPanel::setStudy(const Study& s) {
     filling_ = false;
     registerPaths();
     check();
+    emit studyChanged();
 }
 
 void StudyPanel::edited() {
     if (filling_) return;
     emit studyEdited();
+    emit studyChanged();
     check();
 }
 

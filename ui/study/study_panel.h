@@ -51,7 +51,10 @@ class StudyPanel : public QWidget {
     FormulaField* formulaFieldAt(const std::string& path) const;
 
   signals:
-    void studyEdited();
+    void studyEdited(); // by the user, in the form
+    // study() may now differ: an edit, or a study or model set from outside (a zoom's ranges, a
+    // model's new text). The document compares it with its file's.
+    void studyChanged();
     void studyChecked(std::shared_ptr<const bif::study::ResolvedStudy> resolved,
                       bif::study::Problems problems);
     void validityChanged(bool ok);

@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QStringList>
 #include <QTextDocument>
 
 namespace bif::ui {
@@ -53,6 +54,25 @@ DocumentController::DocumentController(ModelEditorPanel& editor, StudyPanel& stu
         state_.model_modified = modified;
         emit stateChanged();
     });
+    connect(&study_, &StudyPanel::studyChanged, this, &DocumentController::updateStudyModified);
+}
+
+QString DocumentController::studyText() const {
+    study::Study s = study_.study();
+    s.model = {};
+    return QString::fromStdString(study::write_study_json(s));
+}
+
+void DocumentController::takeStudyAsSaved() {
+    saved_study_ = studyText();
+    state_.study_modified = false;
+}
+
+void DocumentController::updateStudyModified() {
+    const bool modified = studyText() != saved_study_;
+    if (modified == state_.study_modified) return;
+    state_.study_modified = modified;
+    emit stateChanged();
 }
 
 void DocumentController::setModelText(const QString& text, const QString& path) {
@@ -121,6 +141,8 @@ bool DocumentController::newModel() {
     setModelText("# A new model: one equation per line, then parameters, initial values and `done`.\n"
                  "x'=y\ny'=-a*x-c*y+b*cos(w*t)\npar a=1, b=0.5, c=0.1, w=1.2\ninit x=0.1, y=0\ndone\n",
                  QString());
+    takeStudyAsSaved();
+    emit stateChanged();
     return true;
 }
 
@@ -145,6 +167,9 @@ bool DocumentController::openModel(const QString& path) {
     clearBranches();
     state_.study_path.clear();
     setModelText(*text, QFileInfo(path).absoluteFilePath());
+    // The study the panel made for the model has no file: it is modified once edited.
+    takeStudyAsSaved();
+    emit stateChanged();
     emit fileUsed(QFileInfo(path).absoluteFilePath());
     return true;
 }
@@ -154,6 +179,8 @@ bool DocumentController::showModelText(const QString& text) {
     clearBranches();
     state_.study_path.clear();
     setModelText(text, QString());
+    takeStudyAsSaved();
+    emit stateChanged();
     return true;
 }
 
@@ -196,6 +223,7 @@ bool DocumentController::applyStudy(const study::Study& s, const QString& study_
         setModelText(QString::fromStdString(s.model.text), QString());
     }
     study_.setStudy(s);
+    takeStudyAsSaved();
     emit stateChanged();
     return true;
 }
@@ -205,14 +233,28 @@ void DocumentController::restore(const QString& model_text, const QString& model
     state_.study_path = study_path;
     loadBranches(study_json, tr("the recovered study"));
     setModelText(model_text, model_path);
-    if (!study_json.isEmpty()) {
-        study::StudyReadResult read = study::read_study_json(study_json.toStdString());
-        if (read.study) study_.setStudy(*read.study);
+    // The recovered study is unsaved where it is not its study file's (shown through the panel as the
+    // file would be, so that both texts are the panel's), or where it has no file.
+    saved_study_ = studyText();
+    const std::optional<study::Study> recovered =
+        study_json.isEmpty() ? std::nullopt : study::read_study_json(study_json.toStdString()).study;
+    if (recovered) {
+        saved_study_.clear();
+        if (!study_path.isEmpty()) {
+            const std::optional<study::Study> on_disk =
+                study::read_study_file(study_path.toStdString()).study;
+            if (on_disk) {
+                study_.setStudy(*on_disk);
+                saved_study_ = studyText();
+            }
+        }
+        study_.setStudy(*recovered);
     }
     // What was recovered is not on disk yet, its branches included.
     editor_.document()->setModified(true);
     saved_branches_ = std::make_shared<const plot::Overlays>();
     state_.branches_modified = branchesDifferFromSaved();
+    state_.study_modified = studyText() != saved_study_;
     emit stateChanged();
 }
 
@@ -260,13 +302,14 @@ bool DocumentController::saveStudy(const QString& path) {
     }
     state_.study_path = absolute;
     takeBranchesAsSaved();
+    takeStudyAsSaved();
     emit fileUsed(absolute);
     emit stateChanged();
     return true;
 }
 
 bool DocumentController::maybeSave() {
-    if (!editor_.document()->isModified() && !state_.branches_modified) return true;
+    if (!editor_.document()->isModified() && !state_.study_modified && !state_.branches_modified) return true;
     const auto answer = QMessageBox::warning(&dialog_parent_, tr("Unsaved changes"), unsavedChangesText(),
                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
                                              QMessageBox::Save);
@@ -275,24 +318,29 @@ bool DocumentController::maybeSave() {
 }
 
 QString DocumentController::unsavedChangesText() const {
-    const QString model = state_.model_display_name();
     const QString study =
         state_.study_path.isEmpty() ? tr("any study file") : QFileInfo(state_.study_path).fileName();
-    if (!state_.branches_modified) return tr("%1 has unsaved changes. Save them?").arg(model);
-    if (!editor_.document()->isModified())
-        return tr("The branches drawn over the study's result have changes not saved in %1. Save them?")
-            .arg(study);
-    return tr("%1 has unsaved changes, and the branches drawn over the study's result have changes not "
-              "saved in %2. Save them?")
-        .arg(model, study);
+    QStringList parts;
+    if (editor_.document()->isModified())
+        parts << tr("%1 has unsaved changes.").arg(state_.model_display_name());
+    if (state_.study_modified && state_.branches_modified)
+        parts << tr("The study's settings and the branches drawn over its result have changes not saved in "
+                    "%1.")
+                     .arg(study);
+    else if (state_.study_modified)
+        parts << tr("The study's settings have changes not saved in %1.").arg(study);
+    else if (state_.branches_modified)
+        parts << tr("The branches drawn over the study's result have changes not saved in %1.").arg(study);
+    parts << tr("Save them?");
+    return parts.join(' ');
 }
 
 bool DocumentController::saveModified() {
     // The model first: a study saved after it names the model by its path rather than inline.
     if (editor_.document()->isModified() && !save()) return false;
-    if (!state_.branches_modified) return true;
-    // The branches go into the study file the document came from; one that cannot be written (an
-    // installed example) or none yet: the user picks where.
+    if (!state_.study_modified && !state_.branches_modified) return true;
+    // The study and its branches go into the study file the document came from; one that cannot be written
+    // (an installed example) or none yet: the user picks where.
     const QFileInfo study(state_.study_path);
     if (state_.study_path.isEmpty() || !study.isWritable()) return saveStudyAs();
     return saveStudy(state_.study_path);

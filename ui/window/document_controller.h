@@ -3,7 +3,8 @@
 // are the same thing), recent files, and the question before unsaved edits would be lost. The study
 // file also keeps the continuation branches drawn over the study's result (ui/plot/saved_overlays.h):
 // they are the document's, read when it opens and written when it is saved, and a change to them
-// marks the document modified as an edit of the model does.
+// marks the document modified as an edit of the model does. So does an edit of the study panel (or
+// ranges a zoom writes into it) until the panel's study is again the one read or saved last.
 #pragma once
 
 #include "engine/study/study.h"
@@ -46,8 +47,9 @@ class DocumentController : public QObject {
     bool saveAs();
     bool saveStudyAs();
     bool saveStudy(const QString& path);
-    // Before the model is replaced or the window closes: Save / Discard / Cancel when the model or the
-    // branches have unsaved changes. Save writes what changed: the model, then the study file.
+    // Before the model is replaced or the window closes: Save / Discard / Cancel when the model, the
+    // study or the branches have unsaved changes. Save writes what changed: the model, then the study
+    // file (the study and the branches are one file).
     bool maybeSave();
 
     // The study as it is to be run or saved: the panel's settings with the editor's text as the model.
@@ -87,6 +89,11 @@ class DocumentController : public QObject {
     // The branches on show are the study file's; the stateChanged that follows retitles the window.
     void takeBranchesAsSaved();
     bool branchesDifferFromSaved() const;
+    // The panel's study as text without its model (the model's changes are the editor's to tell).
+    QString studyText() const;
+    // The panel's study is the study file's: what a later edit is compared with.
+    void takeStudyAsSaved();
+    void updateStudyModified();
     // maybeSave's question, naming what is unsaved, and its Save.
     QString unsavedChangesText() const;
     bool saveModified();
@@ -97,6 +104,7 @@ class DocumentController : public QObject {
     DocumentState state_;
     std::shared_ptr<const plot::Overlays> branches_ = std::make_shared<const plot::Overlays>();
     std::shared_ptr<const plot::Overlays> saved_branches_ = branches_;
+    QString saved_study_; // studyText() when the study was last read or saved
 };
 
 } // namespace bif::ui

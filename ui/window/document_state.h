@@ -1,6 +1,6 @@
-// Where the open model and study live on disk, and whether the model or the branches drawn over the
-// study's result have unsaved changes: the state that titles the window, fills the recovery snapshot,
-// decides what Save does and whether closing asks first.
+// Where the open model and study live on disk, and whether the model, the study's settings or the
+// branches drawn over the study's result have unsaved changes: the state that titles the window, fills the
+// recovery snapshot, decides what Save does and whether closing asks first.
 #pragma once
 
 #include <QString>
@@ -13,8 +13,10 @@ struct DocumentState {
     bool model_modified = false;
     // The branches differ from the study file's (added, removed, or recovered and not saved yet).
     bool branches_modified = false;
+    // The study panel's settings differ from those last read or saved (an edit, a zoom's ranges).
+    bool study_modified = false;
 
-    bool modified() const { return model_modified || branches_modified; }
+    bool modified() const { return model_modified || study_modified || branches_modified; }
 
     QString model_display_name() const;
     // The folder that relative model paths in a study start from.
