@@ -123,7 +123,8 @@ int PlotArea::tabCount() const {
 
 void PlotArea::closeTab(int index) {
     QWidget* tab = tabs_->widget(index);
-    tabs_->removeTab(index);
+    if (!tab || (close_check_ && !close_check_(tab))) return;
+    tabs_->removeTab(tabs_->indexOf(tab)); // the question may have let other tabs close
     tab->deleteLater();
     if (tabs_->count() == 0) pages_->setCurrentIndex(0);
 }
