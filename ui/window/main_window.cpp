@@ -289,6 +289,8 @@ void MainWindow::connectPanels() {
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
     connect(plots_, &PlotArea::continueRequested, continuations_, &ContinuationController::continueFrom);
+    connect(plots_, &PlotArea::continueBranchRequested, continuations_,
+            &ContinuationController::continueBranch);
     connect(inspector_, &TrajectoryInspector::continueRequested, this,
             [this](std::shared_ptr<const study::ResolvedStudy> study, std::size_t system) {
                 // The diagram it came from (the tab on show, or any with that study) holds its points.

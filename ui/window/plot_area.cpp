@@ -62,6 +62,7 @@ ResultTab* PlotArea::addResultTab(std::shared_ptr<const study::ResolvedStudy> st
     connect(tab, &ResultTab::restored, this, [this, tab] { emit tabRestored(tab); });
     connect(tab, &ResultTab::continueRequested, this, &PlotArea::continueRequested);
     connect(tab, &ResultTab::overlayStudyRequested, this, &PlotArea::overlayStudyRequested);
+    connect(tab, &ResultTab::continueBranchRequested, this, &PlotArea::continueBranchRequested);
     connect(tab, &ResultTab::renderPathChanged, this, [this, tab](const QString& path) {
         if (tab == currentTab()) emit renderPathChanged(path);
     });

@@ -54,6 +54,7 @@ class PlotArea : public QWidget {
     // "Continue from here" on a diagram's point (ResultTab::continueRequested).
     void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
     void overlayStudyRequested(bif::ui::ResultTab* tab);
+    void continueBranchRequested(bif::ui::ResultTab* tab, std::size_t index);
 
   private:
     void closeTab(int index);
