@@ -96,7 +96,9 @@ void PhasePlanePanel::buildControls() {
     connect(x_axis_, &QComboBox::currentIndexChanged, this, &PhasePlanePanel::axesChosen);
     connect(y_axis_, &QComboBox::currentIndexChanged, this, &PhasePlanePanel::axesChosen);
     connect(parameter_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (!filling_) chooseParameter(parameter_->itemData(index).toInt());
+        if (filling_) return;
+        chooseParameter(parameter_->itemData(index).toInt());
+        emit studyChanged();
     });
     connect(slider_, &QSlider::valueChanged, this, &PhasePlanePanel::sliderMoved);
     connect(keep_box_, &QCheckBox::toggled, this, [this](bool on) { keep_ = on; });
@@ -200,6 +202,7 @@ void PhasePlanePanel::sliderMoved(int position) {
     redraw();
     for (std::size_t i = 0; i < starts_.size(); ++i)
         requestTrajectory(i);
+    emit studyChanged();
 }
 
 double PhasePlanePanel::parameterValue() const {
@@ -227,12 +230,14 @@ void PhasePlanePanel::axesChosen() {
     scene_.portrait.reset();
     redraw();
     first_wanted_request_ = last_request_;
+    emit studyChanged();
 }
 
 void PhasePlanePanel::zoom(analysis::PlanePoint c, double factor) {
     window_ = {c.x + (window_.x_from - c.x) * factor, c.x + (window_.x_to - c.x) * factor,
                c.y + (window_.y_from - c.y) * factor, c.y + (window_.y_to - c.y) * factor};
     redraw(); // the trajectories stay: same plane, new window
+    emit studyChanged();
 }
 
 analysis::PlanarSystem PhasePlanePanel::system() const {
@@ -277,6 +282,7 @@ void PhasePlanePanel::startTrajectory(analysis::PlanePoint start) {
     trajectories_.emplace_back();
     requestTrajectory(starts_.size() - 1);
     updateScene();
+    emit studyChanged();
 }
 
 void PhasePlanePanel::setKeepTrajectories(bool keep) {
@@ -290,6 +296,7 @@ void PhasePlanePanel::clearTrajectories() {
     ++generation_;
     // the portrait in flight belongs to the same plane: keep it
     updateScene();
+    emit studyChanged();
 }
 
 void PhasePlanePanel::portraitArrived(quint64 request,

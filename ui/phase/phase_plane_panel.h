@@ -69,6 +69,8 @@ class PhasePlanePanel : public QWidget {
   signals:
     void hoverText(const QString& text);
     void message(const QString& text, bool is_error);
+    // The view that study() gives back may have changed (axes, window, slider, trajectories).
+    void studyChanged();
 
   private:
     void buildControls();

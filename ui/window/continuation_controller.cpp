@@ -75,6 +75,29 @@ bool ContinuationController::continueFrom(ResultTab* tab, std::size_t system, QP
     return true;
 }
 
+bool ContinuationController::continueBranch(ResultTab* tab, std::size_t index) {
+    const auto fail = [this](const QString& why) {
+        messages_.add(MessagesPanel::Level::Warning, tr("The branch does not continue: %1").arg(why));
+        return false;
+    };
+    const auto branches = tab->branches();
+    if (index >= branches->size()) return fail(tr("it is no longer drawn"));
+    const plot::BranchOverlay& branch = (*branches)[index];
+    QString why;
+    const auto e = continuation_from_branch(branch, why);
+    if (!e) return fail(why);
+    const auto resolved = study::resolve_equilibrium_study(*e, tab->study()->base_directory);
+    if (!resolved.resolved) {
+        for (const auto& p : resolved.problems)
+            if (p.severity == study::ProblemSeverity::Error) return fail(QString::fromStdString(p.format()));
+        return fail(tr("the continuation study cannot be resolved"));
+    }
+    start({nullptr, tab, resolved.resolved},
+          tr("%1 from %2 = %3")
+              .arg(branch.name, branch.parameter, plot::figure_number(branch.points.back().parameter)));
+    return true;
+}
+
 void ContinuationController::overlay(ResultTab* tab,
                                      std::shared_ptr<const study::ResolvedEquilibriumStudy> study) {
     const QString what =

@@ -33,6 +33,10 @@ class ContinuationController : public QObject {
     // Runs a continuation study and adds what it finds to the tab's overlays (curves over a map,
     // branches over a diagram: they are drawn where their axes are the picture's).
     void overlay(ResultTab* tab, std::shared_ptr<const study::ResolvedEquilibriumStudy> study);
+    // "Continue this branch": runs the study that computed the tab's branch `index` again from the
+    // branch's last point and adds what it finds to the tab's overlays; false (the messages say why)
+    // where the branch cannot go on (continuation_from_branch).
+    bool continueBranch(ResultTab* tab, std::size_t index);
     void cancel();
     bool running() const { return runner_.busy(); }
 

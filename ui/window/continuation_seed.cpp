@@ -27,6 +27,35 @@ std::size_t nearest_row(const study::Result& r, std::size_t system, std::size_t 
 
 } // namespace
 
+std::optional<study::EquilibriumStudy> continuation_from_branch(const plot::BranchOverlay& branch,
+                                                                QString& why) {
+    using study::EquilibriumAnalysis;
+    if (!branch.seed) return why = QObject::tr("the branch was saved without its study"), std::nullopt;
+    if (branch.kind != plot::OverlayKind::Branch || branch.points.empty())
+        return why = QObject::tr("only a branch in one parameter continues"), std::nullopt;
+    study::EquilibriumStudy s = *branch.seed;
+    if (s.analysis != EquilibriumAnalysis::Continuation &&
+        s.analysis != EquilibriumAnalysis::OrbitContinuation)
+        return why = QObject::tr("its study is no continuation of one branch"), std::nullopt;
+    const plot::OverlayPoint& last = branch.points.back();
+    if (last.state.size() != std::size_t(branch.states.size()))
+        return why = QObject::tr("its last point has no whole state"), std::nullopt;
+    s.start.clear();
+    for (qsizetype i = 0; i < branch.states.size(); ++i)
+        s.start.emplace_back(branch.states[i].toStdString(), last.state[std::size_t(i)]);
+    // The continuation starts at the parameter's value: the last point's.
+    bool found = false;
+    for (auto& [name, value] : s.parameters)
+        if (name == s.parameter) value = last.parameter, found = true;
+    if (!found) s.parameters.emplace_back(s.parameter, last.parameter);
+    // Its range still holds the start (a branch may have ended just past it).
+    s.from = std::min(s.from, last.parameter);
+    s.to = std::max(s.to, last.parameter);
+    // The orbit is already there: settling onto it again is not needed.
+    s.orbit.transient_periods = 0;
+    return s;
+}
+
 int detected_period(const study::Result& r, std::size_t system, std::size_t column) {
     if (system >= r.points.rows_filled.size()) return 0;
     std::vector<double> values;

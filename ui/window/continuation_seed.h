@@ -10,6 +10,7 @@
 #include "engine/study/equilibrium_study.h"
 #include "engine/study/resolved_study.h"
 #include "engine/study/result.h"
+#include "ui/plot/branch_overlay.h"
 
 #include <QString>
 #include <optional>
@@ -26,6 +27,13 @@ std::optional<study::EquilibriumStudy> continuation_from_diagram(const study::Re
                                                                  const study::Result& result,
                                                                  std::size_t system, const QString& quantity,
                                                                  double y, QString& why);
+
+// "Continue this branch": the continuation study that computed `branch` (its seed), started again at
+// the branch's last point (its state and parameter value), over the seed's range and directions. A
+// branch in one parameter whose seed is a continuation of equilibria or an orbit only; none with
+// `why` for others (curves, sets of equilibria, a branch saved without its study).
+std::optional<study::EquilibriumStudy> continuation_from_branch(const plot::BranchOverlay& branch,
+                                                                QString& why);
 
 // The number of distinct values (within same_section_point) among the system's recorded values of
 // `column`; 0 when it recorded none.

@@ -6,6 +6,7 @@
 #include "ui/plot/save_output.h"
 #include "ui/plot/saved_overlays.h"
 #include "ui/study/study_panel.h"
+#include "ui/window/phase_plane_documents.h"
 
 #include <QDir>
 #include <QFile>
@@ -308,16 +309,38 @@ bool DocumentController::saveStudy(const QString& path) {
     return true;
 }
 
+void DocumentController::setPhasePlanes(PhasePlaneDocuments* planes) {
+    planes_ = planes;
+    if (!planes_) return;
+    connect(planes_, &PhasePlaneDocuments::modifiedChanged, this, [this] {
+        state_.phase_plane_modified = planes_->modified();
+        emit stateChanged();
+    });
+    state_.phase_plane_modified = planes_->modified();
+}
+
 bool DocumentController::maybeSave() {
-    if (!editor_.document()->isModified() && !state_.study_modified && !state_.branches_modified) return true;
-    const auto answer = QMessageBox::warning(&dialog_parent_, tr("Unsaved changes"), unsavedChangesText(),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                                             QMessageBox::Save);
-    if (answer == QMessageBox::Save) return saveModified();
+    return askToSave(false);
+}
+
+bool DocumentController::maybeSaveBeforeClosing() {
+    return askToSave(true);
+}
+
+bool DocumentController::askToSave(bool with_phase_planes) {
+    const bool document =
+        editor_.document()->isModified() || state_.study_modified || state_.branches_modified;
+    const bool planes = with_phase_planes && planes_ && planes_->modified();
+    if (!document && !planes) return true;
+    const auto answer = QMessageBox::warning(
+        &dialog_parent_, tr("Unsaved changes"), unsavedChangesText(with_phase_planes),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return (!document || saveModified()) && (!planes || planes_->saveModified());
     return answer == QMessageBox::Discard;
 }
 
-QString DocumentController::unsavedChangesText() const {
+QString DocumentController::unsavedChangesText(bool with_phase_planes) const {
     const QString study =
         state_.study_path.isEmpty() ? tr("any study file") : QFileInfo(state_.study_path).fileName();
     QStringList parts;
@@ -331,6 +354,12 @@ QString DocumentController::unsavedChangesText() const {
         parts << tr("The study's settings have changes not saved in %1.").arg(study);
     else if (state_.branches_modified)
         parts << tr("The branches drawn over the study's result have changes not saved in %1.").arg(study);
+    if (with_phase_planes && planes_ && planes_->modified()) {
+        const QStringList names = planes_->modifiedNames();
+        parts << (names.size() == 1 ? tr("The phase-plane study %1 has unsaved changes.").arg(names.front())
+                                    : tr("The phase-plane studies %1 have unsaved changes.")
+                                          .arg(names.join(QStringLiteral(", "))));
+    }
     parts << tr("Save them?");
     return parts.join(' ');
 }

@@ -25,6 +25,7 @@ struct Model;
 namespace bif::ui {
 
 class ModelEditorPanel;
+class PhasePlaneDocuments;
 class StudyPanel;
 
 class DocumentController : public QObject {
@@ -51,6 +52,12 @@ class DocumentController : public QObject {
     // study or the branches have unsaved changes. Save writes what changed: the model, then the study
     // file (the study and the branches are one file).
     bool maybeSave();
+    // Before the window closes: as maybeSave, and the phase-plane tabs' views too (one question names
+    // all that is unsaved; its Save writes each).
+    bool maybeSaveBeforeClosing();
+    // The phase-plane tabs' study files, whose changes mark the window modified and are asked about
+    // before it closes.
+    void setPhasePlanes(PhasePlaneDocuments* planes);
 
     // The study as it is to be run or saved: the panel's settings with the editor's text as the model.
     study::Study studyForRun() const;
@@ -95,8 +102,9 @@ class DocumentController : public QObject {
     void takeStudyAsSaved();
     void updateStudyModified();
     // maybeSave's question, naming what is unsaved, and its Save.
-    QString unsavedChangesText() const;
+    QString unsavedChangesText(bool with_phase_planes) const;
     bool saveModified();
+    bool askToSave(bool with_phase_planes);
 
     ModelEditorPanel& editor_;
     StudyPanel& study_;
@@ -105,6 +113,7 @@ class DocumentController : public QObject {
     std::shared_ptr<const plot::Overlays> branches_ = std::make_shared<const plot::Overlays>();
     std::shared_ptr<const plot::Overlays> saved_branches_ = branches_;
     QString saved_study_; // studyText() when the study was last read or saved
+    PhasePlaneDocuments* planes_ = nullptr;
 };
 
 } // namespace bif::ui

@@ -1,6 +1,6 @@
-// Where the open model and study live on disk, and whether the model, the study's settings or the
-// branches drawn over the study's result have unsaved changes: the state that titles the window, fills the
-// recovery snapshot, decides what Save does and whether closing asks first.
+// Where the open model and study live on disk, and whether the model, the study's settings, the
+// branches drawn over the study's result or a phase-plane tab's view have unsaved changes: the state that
+// titles the window, fills the recovery snapshot, decides what Save does and whether closing asks first.
 #pragma once
 
 #include <QString>
@@ -15,8 +15,13 @@ struct DocumentState {
     bool branches_modified = false;
     // The study panel's settings differ from those last read or saved (an edit, a zoom's ranges).
     bool study_modified = false;
+    // A phase-plane tab's view differs from its own study file (ui/window/phase_plane_documents.h).
+    bool phase_plane_modified = false;
 
-    bool modified() const { return model_modified || study_modified || branches_modified; }
+    bool modified() const { return document_modified() || phase_plane_modified; }
+    // The model, the study or its branches: what the recovery snapshot and the question before another
+    // model replaces them cover (the phase-plane tabs stay open then).
+    bool document_modified() const { return model_modified || study_modified || branches_modified; }
 
     QString model_display_name() const;
     // The folder that relative model paths in a study start from.

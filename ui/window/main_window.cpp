@@ -24,6 +24,7 @@
 #include "ui/window/document_controller.h"
 #include "ui/window/export_dialog.h"
 #include "ui/window/messages_panel.h"
+#include "ui/window/phase_plane_documents.h"
 #include "ui/window/phase_plane_studies.h"
 #include "ui/window/plot_area.h"
 #include "ui/window/result_tab.h"
@@ -69,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
       study_(new StudyPanel(this)), plots_(new PlotArea(this)), inspector_(new TrajectoryInspector(this)),
       messages_(new MessagesPanel(this)), status_(new StatusPanel(this)),
       documents_(new DocumentController(*editor_, *study_, *this, this)),
+      phase_planes_(new PhasePlaneDocuments(*this, this)),
       runs_(new RunController(*runner_, *status_, *messages_, this)), tiles_(new TiledZoom(*runner_, this)),
       continuations_(new ContinuationController(*status_, *messages_, this)),
       recent_(new RecentFiles("recent_files", this)),
@@ -78,6 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1440, 920); // before the docks are sized; a saved geometry replaces it
     buildDocks();
     buildMenus();
+    documents_->setPhasePlanes(phase_planes_);
     connectPanels();
     WindowSettings().restore(*this);
     documents_->newModel();
@@ -238,9 +241,17 @@ void MainWindow::connectPanels() {
     connect(documents_, &DocumentController::stateChanged, this, [this] {
         retitle();
         // Opened, saved or new (or undone back to that): nothing to recover until the next change.
-        if (!documents_->state().modified()) recovery_->markClean();
+        if (!documents_->state().document_modified()) recovery_->markClean();
     });
     connect(documents_, &DocumentController::fileUsed, recent_, &RecentFiles::add);
+    connect(phase_planes_, &PhasePlaneDocuments::fileUsed, recent_, &RecentFiles::add);
+    plots_->setCloseCheck([this](QWidget* page) {
+        auto* plane = qobject_cast<PhasePlanePanel*>(page);
+        if (!plane) return true;
+        if (!phase_planes_->maybeSave(*plane)) return false;
+        phase_planes_->forget(plane); // gone now for the title, not only once deleted
+        return true;
+    });
     connect(documents_, &DocumentController::note, this,
             [this](const QString& text) { messages_->add(MessagesPanel::Level::Info, text); });
     // The tab that showed the document's branches shows another document's no longer.
@@ -278,6 +289,8 @@ void MainWindow::connectPanels() {
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
     connect(plots_, &PlotArea::continueRequested, continuations_, &ContinuationController::continueFrom);
+    connect(plots_, &PlotArea::continueBranchRequested, continuations_,
+            &ContinuationController::continueBranch);
     connect(inspector_, &TrajectoryInspector::continueRequested, this,
             [this](std::shared_ptr<const study::ResolvedStudy> study, std::size_t system) {
                 // The diagram it came from (the tab on show, or any with that study) holds its points.
@@ -335,7 +348,10 @@ bool MainWindow::openFile(const QString& path) {
     if (!is_phase_plane_file(path)) return documents_->open(path);
     QString why;
     const auto study = load_phase_plane_file(path, why);
-    if (study && plots_->addPhasePlaneTab(study, &why)) return true;
+    if (PhasePlanePanel* panel = study ? plots_->addPhasePlaneTab(study, &why) : nullptr) {
+        phase_planes_->track(panel, path);
+        return true;
+    }
     messages_->add(MessagesPanel::Level::Error, tr("%1: %2").arg(path, why));
     return false;
 }
@@ -378,18 +394,14 @@ PhasePlanePanel* MainWindow::showPhasePlane() {
     const auto study = phase_plane_of(documents_->studyForRun(), documents_->state().base_directory(), why);
     PhasePlanePanel* panel = study ? plots_->addPhasePlaneTab(study, &why) : nullptr;
     if (!panel) messages_->add(MessagesPanel::Level::Error, tr("No phase plane: %1").arg(why));
+    // A view of the edited study, with no file of its own yet.
+    phase_planes_->track(panel, QString());
     return panel;
 }
 
-void MainWindow::savePhasePlaneStudy(const PhasePlanePanel& panel) {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save phase-plane study"), documents_->state().base_directory(), tr("Study (*.json)"));
-    if (path.isEmpty()) return;
-    QString why;
-    if (save_phase_plane_study(panel, path, why))
-        messages_->add(MessagesPanel::Level::Info, tr("Saved %1").arg(path));
-    else
-        messages_->add(MessagesPanel::Level::Error, why);
+void MainWindow::savePhasePlaneStudy(PhasePlanePanel& panel) {
+    if (phase_planes_->saveAs(panel))
+        messages_->add(MessagesPanel::Level::Info, tr("Saved %1").arg(phase_planes_->path(&panel)));
 }
 
 bool MainWindow::runStudy() {
@@ -507,7 +519,7 @@ void MainWindow::exportCsv() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!documents_->maybeSave()) return event->ignore();
+    if (!documents_->maybeSaveBeforeClosing()) return event->ignore();
     runs_->cancel();
     continuations_->cancel();
     WindowSettings().save(*this);

@@ -20,6 +20,7 @@ class DocumentController;
 class HelpBrowser;
 class MessagesPanel;
 class ModelEditorPanel;
+class PhasePlaneDocuments;
 class PhasePlanePanel;
 class PlotArea;
 class RecentFiles;
@@ -59,6 +60,7 @@ class MainWindow : public QMainWindow {
     MessagesPanel& messagesPanel() { return *messages_; }
     TrajectoryInspector& inspector() { return *inspector_; }
     DocumentController& documents() { return *documents_; }
+    PhasePlaneDocuments& phasePlanes() { return *phase_planes_; }
     RunController& runs() { return *runs_; }
     TiledZoom& tiles() { return *tiles_; }
     ContinuationController& continuations() { return *continuations_; }
@@ -78,7 +80,7 @@ class MainWindow : public QMainWindow {
     void showSweepInPanel(const study::Study& shown);
     void exportPicture(bool svg);
     void exportCsv();
-    void savePhasePlaneStudy(const PhasePlanePanel& panel);
+    void savePhasePlaneStudy(PhasePlanePanel& panel);
     bool openContinuationStudy(const QString& path);
 
     StudyRunner* runner_;
@@ -89,6 +91,7 @@ class MainWindow : public QMainWindow {
     MessagesPanel* messages_;
     StatusPanel* status_;
     DocumentController* documents_;
+    PhasePlaneDocuments* phase_planes_;
     RunController* runs_;
     TiledZoom* tiles_;
     ContinuationController* continuations_;

@@ -3,9 +3,9 @@
 #include "engine/analysis/phase_plane_defaults.h"
 #include "engine/study/study_json.h"
 #include "ui/phase/phase_plane_panel.h"
+#include "ui/plot/save_output.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 
 namespace bif::ui {
@@ -52,18 +52,19 @@ std::shared_ptr<const study::ResolvedStudy> load_phase_plane_file(const QString&
     return loaded.resolved;
 }
 
-bool save_phase_plane_study(const PhasePlanePanel& panel, const QString& path, QString& why) {
+QString phase_plane_study_text(const PhasePlanePanel& panel) {
     study::Study s = panel.study();
     if (!s.model.path.empty() && QFileInfo(QString::fromStdString(s.model.path)).isRelative()) {
         // resolved studies keep the folder their relative paths start from
         const QString base = QString::fromStdString(panel.baseDirectory());
         s.model.path = QDir(base).absoluteFilePath(QString::fromStdString(s.model.path)).toStdString();
     }
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text))
-        return why = QObject::tr("cannot write %1").arg(path), false;
-    file.write(QByteArray::fromStdString(study::write_study_json(s)));
-    return true;
+    return QString::fromStdString(study::write_study_json(s));
+}
+
+bool save_phase_plane_study(const PhasePlanePanel& panel, const QString& path, QString& why) {
+    why = plot::save_output(path, phase_plane_study_text(panel).toUtf8());
+    return why.isEmpty();
 }
 
 } // namespace bif::ui

@@ -19,6 +19,8 @@ std::shared_ptr<const study::ResolvedStudy> phase_plane_of(const study::Study& e
 bool is_phase_plane_file(const QString& path);
 // The resolved phase-plane study of a file; null with `why`.
 std::shared_ptr<const study::ResolvedStudy> load_phase_plane_file(const QString& path, QString& why);
+// The panel's view as a study file's text (a model path made absolute, so the file opens anywhere).
+QString phase_plane_study_text(const PhasePlanePanel& panel);
 // Writes the panel's view as a study file (a model path made absolute, so the file opens anywhere).
 bool save_phase_plane_study(const PhasePlanePanel& panel, const QString& path, QString& why);
 

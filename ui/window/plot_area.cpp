@@ -62,6 +62,7 @@ ResultTab* PlotArea::addResultTab(std::shared_ptr<const study::ResolvedStudy> st
     connect(tab, &ResultTab::restored, this, [this, tab] { emit tabRestored(tab); });
     connect(tab, &ResultTab::continueRequested, this, &PlotArea::continueRequested);
     connect(tab, &ResultTab::overlayStudyRequested, this, &PlotArea::overlayStudyRequested);
+    connect(tab, &ResultTab::continueBranchRequested, this, &PlotArea::continueBranchRequested);
     connect(tab, &ResultTab::renderPathChanged, this, [this, tab](const QString& path) {
         if (tab == currentTab()) emit renderPathChanged(path);
     });
@@ -123,7 +124,8 @@ int PlotArea::tabCount() const {
 
 void PlotArea::closeTab(int index) {
     QWidget* tab = tabs_->widget(index);
-    tabs_->removeTab(index);
+    if (!tab || (close_check_ && !close_check_(tab))) return;
+    tabs_->removeTab(tabs_->indexOf(tab)); // the question may have let other tabs close
     tab->deleteLater();
     if (tabs_->count() == 0) pages_->setCurrentIndex(0);
 }

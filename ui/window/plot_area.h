@@ -7,6 +7,7 @@
 
 #include <QPointF>
 #include <QWidget>
+#include <functional>
 #include <memory>
 
 class QStackedLayout;
@@ -37,6 +38,8 @@ class PlotArea : public QWidget {
     BranchTab* currentBranchTab() const;
     int tabCount() const;
     QTabWidget& tabs() { return *tabs_; }
+    // Asked before a tab closes (its close button): false keeps it (the user cancelled a question).
+    void setCloseCheck(std::function<bool(QWidget* page)> check) { close_check_ = std::move(check); }
 
   signals:
     void zoomRequested(bif::ui::ResultTab* tab, const bif::study::Study& zoomed);
@@ -51,6 +54,7 @@ class PlotArea : public QWidget {
     // "Continue from here" on a diagram's point (ResultTab::continueRequested).
     void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
     void overlayStudyRequested(bif::ui::ResultTab* tab);
+    void continueBranchRequested(bif::ui::ResultTab* tab, std::size_t index);
 
   private:
     void closeTab(int index);
@@ -59,6 +63,7 @@ class PlotArea : public QWidget {
 
     QStackedLayout* pages_;
     QTabWidget* tabs_;
+    std::function<bool(QWidget*)> close_check_;
 };
 
 } // namespace bif::ui

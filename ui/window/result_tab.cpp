@@ -8,6 +8,7 @@
 #include "ui/plot/figure_title.h"
 #include "ui/plot/result_figure.h"
 #include "ui/plot/save_output.h"
+#include "ui/window/continuation_seed.h"
 #include "ui/window/result_view.h"
 
 #include <QFileInfo>
@@ -93,6 +94,7 @@ void ResultTab::continueAt(QPointF data) {
 
 void ResultTab::showPointMenu(QPointF data, QPoint global) {
     QMenu menu(this);
+    menu.setToolTipsVisible(true); // why an action is disabled
     plot::ResultFigure* f = figure();
     QAction* go = menu.addAction(tr("Continue from here"), this, [this, data] { continueAt(data); });
     go->setShortcut(QKeySequence(Qt::Key_B));
@@ -101,6 +103,14 @@ void ResultTab::showPointMenu(QPointF data, QPoint global) {
     menu.addAction(tr("Overlay a continuation study…"), this, [this] { emit overlayStudyRequested(this); });
     if (!branches_->empty()) {
         menu.addSeparator();
+        for (std::size_t i = 0; i < branches_->size(); ++i) {
+            QString why;
+            QAction* more = menu.addAction(tr("Continue this branch: %1").arg((*branches_)[i].name), this,
+                                           [this, i] { continueBranch(i); });
+            more->setEnabled(continuation_from_branch((*branches_)[i], why).has_value());
+            more->setToolTip(why.isEmpty() ? tr("Runs its continuation study again from its last point")
+                                           : why);
+        }
         for (std::size_t i = 0; i < branches_->size(); ++i)
             menu.addAction(tr("Remove %1").arg((*branches_)[i].name), this, [this, i] { removeBranch(i); });
         menu.addAction(tr("Remove every branch"), this, &ResultTab::removeAllBranches);

@@ -77,6 +77,8 @@ class ResultTab : public QWidget {
     void continueAt(QPointF data);
     // The menu of a point: continue from here, remove a branch, undo, redo.
     void showPointMenu(QPointF data, QPoint global);
+    // "Continue this branch" on branch `index` (the menu's action).
+    void continueBranch(std::size_t index) { emit continueBranchRequested(this, index); }
 
   public slots:
     void back();
@@ -95,6 +97,8 @@ class ResultTab : public QWidget {
     void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
     // The user asked to draw a continuation study's branches or curves over the picture.
     void overlayStudyRequested(bif::ui::ResultTab* tab);
+    // The user asked to run branch `index`'s continuation study again from the branch's last point.
+    void continueBranchRequested(bif::ui::ResultTab* tab, std::size_t index);
     // The overlays on show changed: added, removed, undone or redone.
     void branchesChanged(std::shared_ptr<const bif::plot::Overlays> branches);
 
