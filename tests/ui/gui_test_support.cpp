@@ -1,5 +1,7 @@
 #include "gui_test_support.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QChart>
 #include <QCoreApplication>
 #include <QDir>
@@ -57,6 +59,18 @@ ChartLabels chart_labels(const QChart& chart) {
 
 bool elided(const QString& label) {
     return label.contains(QChar(0x2026)) || label.contains(QStringLiteral("..."));
+}
+
+PromptAnswer::PromptAnswer(QMessageBox::StandardButton button) {
+    QObject::connect(&timer_, &QTimer::timeout, &timer_, [this, button] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || !box->button(button)) return;
+        timer_.stop();
+        asked = true;
+        text = box->text();
+        box->button(button)->click();
+    });
+    timer_.start(20);
 }
 
 } // namespace bif::test

@@ -1,10 +1,12 @@
-// Helpers shared by the GUI tests: screenshots of real widgets, waiting on the event loop, and the
-// bundled resources' paths.
+// Helpers shared by the GUI tests: screenshots of real widgets, waiting on the event loop, the
+// bundled resources' paths, and answering a modal question.
 #pragma once
 
 #include <QImage>
+#include <QMessageBox>
 #include <QString>
 #include <QStringList>
+#include <QTimer>
 #include <QWidget>
 #include <functional>
 
@@ -28,5 +30,18 @@ struct ChartLabels {
 };
 ChartLabels chart_labels(const QChart& chart);
 bool elided(const QString& label);
+
+// Answers the next modal message box (a save question, say) with `button` once it is shown, and keeps
+// whether it was asked and its text. Create it before the call that opens the box.
+class PromptAnswer {
+  public:
+    explicit PromptAnswer(QMessageBox::StandardButton button);
+
+    bool asked = false;
+    QString text;
+
+  private:
+    QTimer timer_;
+};
 
 } // namespace bif::test

@@ -28,6 +28,7 @@
 #include <catch2/catch.hpp>
 
 using namespace bif;
+using test::PromptAnswer;
 
 namespace {
 
@@ -35,27 +36,6 @@ const QString period1_study = "tests/ui/data/duffing_period1.json"; // b = 0.3, 
 
 // Answers the next question box with `button` from inside the box's own event loop, and keeps its
 // text; `asked` stays false where none came.
-class PromptAnswer {
-  public:
-    explicit PromptAnswer(QMessageBox::StandardButton button) {
-        QObject::connect(&timer_, &QTimer::timeout, &timer_, [this, button] {
-            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-            if (!box || !box->button(button)) return;
-            timer_.stop();
-            asked = true;
-            text = box->text();
-            box->button(button)->click();
-        });
-        timer_.start(20);
-    }
-
-    bool asked = false;
-    QString text;
-
-  private:
-    QTimer timer_;
-};
-
 // The title as the window system shows it: "[*]" becomes "*" while the window is modified.
 QString shown_title(const ui::MainWindow& window) {
     return window.windowHandle()->title();

@@ -27,6 +27,7 @@
 #include <catch2/catch.hpp>
 
 using namespace bif;
+using test::PromptAnswer;
 
 namespace {
 
@@ -34,27 +35,6 @@ const QString vdp_study = "tests/ui/data/vanderpol_phase_plane.json"; // mu = 1,
 
 // Answers the next question box with `button` from inside the box's own event loop, and keeps its
 // text; `asked` stays false where none came.
-class PromptAnswer {
-  public:
-    explicit PromptAnswer(QMessageBox::StandardButton button) {
-        QObject::connect(&timer_, &QTimer::timeout, &timer_, [this, button] {
-            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-            if (!box || !box->button(button)) return;
-            timer_.stop();
-            asked = true;
-            text = box->text();
-            box->button(button)->click();
-        });
-        timer_.start(20);
-    }
-
-    bool asked = false;
-    QString text;
-
-  private:
-    QTimer timer_;
-};
-
 // Picks `path` in the next file dialog, as a user typing its name and pressing Save does.
 class FileDialogAnswer {
   public:

@@ -44,6 +44,7 @@
 #include <cmath>
 
 using namespace bif;
+using test::PromptAnswer;
 
 namespace {
 
@@ -138,27 +139,6 @@ struct BranchWindow {
 
 // Answers the next question box (the window's "Save changes?") with `button`, from inside the box's own
 // event loop, and keeps what it asked; `asked` stays false where none came.
-class PromptAnswer {
-  public:
-    explicit PromptAnswer(QMessageBox::StandardButton button) {
-        QObject::connect(&timer_, &QTimer::timeout, &timer_, [this, button] {
-            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-            if (!box || !box->button(button)) return;
-            timer_.stop();
-            asked = true;
-            text = box->text();
-            box->button(button)->click();
-        });
-        timer_.start(20);
-    }
-
-    bool asked = false;
-    QString text;
-
-  private:
-    QTimer timer_;
-};
-
 } // namespace
 
 TEST_CASE_METHOD(BranchWindow,
