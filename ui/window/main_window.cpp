@@ -293,7 +293,9 @@ void MainWindow::connectPanels() {
     connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
     connect(plots_, &PlotArea::continueRequested, continuations_, &ContinuationController::continueFrom);
     connect(plots_, &PlotArea::continueBranchRequested, continuations_,
-            &ContinuationController::continueBranch);
+            qOverload<ResultTab*, std::size_t>(&ContinuationController::continueBranch));
+    connect(plots_, &PlotArea::continueBranchTabRequested, continuations_,
+            qOverload<BranchTab*, std::size_t>(&ContinuationController::continueBranch));
     connect(inspector_, &TrajectoryInspector::continueRequested, this,
             [this](std::shared_ptr<const study::ResolvedStudy> study, std::size_t system) {
                 // The diagram it came from (the tab on show, or any with that study) holds its points.
@@ -376,7 +378,9 @@ bool MainWindow::openContinuationStudy(const QString& path) {
     } else {
         documents_->showModelText(QString::fromStdString(model.text));
     }
-    continuations_->run(plots_->addBranchTab(loaded.resolved), loaded.resolved);
+    BranchTab* tab = plots_->addBranchTab(loaded.resolved);
+    tab->setBaseDirectory(QFileInfo(path).absolutePath().toStdString());
+    continuations_->run(tab, loaded.resolved);
     recent_->add(QFileInfo(path).absoluteFilePath());
     return true;
 }
