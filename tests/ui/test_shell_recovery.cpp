@@ -214,6 +214,10 @@ TEST_CASE("the phase-plane tabs go through the recovery file; an entry that is n
         return pending[0].snapshot;
     };
     CHECK(read_back(saved) == expected);
+    CHECK(RecoveryDialog::describe({QString(), 0, QDateTime::currentDateTime(), expected})
+              .contains("2 phase plane"));
+    CHECK_FALSE(RecoveryDialog::describe({QString(), 0, QDateTime::currentDateTime(), snapshot_named("none")})
+                    .contains("phase plane"));
 
     QJsonArray damaged = saved.value("phase_planes").toArray();
     damaged.append(QJsonValue("not an entry"));
