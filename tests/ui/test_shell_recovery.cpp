@@ -9,6 +9,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -180,3 +181,50 @@ TEST_CASE("a file whose PID now belongs to a later process is offered", "[shell]
     CHECK(pending[0].snapshot.model_path.isEmpty());
 }
 #endif
+
+TEST_CASE("the phase-plane tabs go through the recovery file; an entry that is not one reads empty",
+          "[shell][recovery]") {
+    QTemporaryDir written_to;
+    RecoverySnapshot expected = snapshot_named("planes");
+    expected.phase_planes = {{R"({"bifscope_study": 1, "title": "plane — ü"})", "/home/user/plane.json"},
+                             {R"({"bifscope_study": 1})", QString()}};
+    RecoveryStore store(written_to.path());
+    store.setSnapshotFunction([&] { return expected; });
+    REQUIRE(store.saveNow() == RecoveryStore::SaveResult::Written);
+    QFile file(store.sessionFile());
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    QJsonObject saved = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    store.setSnapshotFunction({});
+    CHECK(saved.value("phase_planes").toArray().size() == 2);
+
+    // Read by a later session: the writer (this process) taken for one that started an hour earlier.
+    const auto read_back = [](const QJsonObject& object) {
+        QTemporaryDir directory;
+        QJsonObject crashed = object;
+        crashed["process_start_ms"] = crashed.value("process_start_ms").toInteger() - 3'600'000;
+        if (crashed.value("process_start_ms").toInteger() <= 0)
+            crashed["saved"] = QDateTime::currentDateTimeUtc().addDays(-1).toString(Qt::ISODateWithMs);
+        QFile copy(directory.filePath("session-copy.json"));
+        REQUIRE(copy.open(QIODevice::WriteOnly));
+        copy.write(QJsonDocument(crashed).toJson());
+        copy.close();
+        const QList<PendingRecovery> pending = RecoveryStore(directory.path()).pendingRecoveries();
+        REQUIRE(pending.size() == 1);
+        return pending[0].snapshot;
+    };
+    CHECK(read_back(saved) == expected);
+    CHECK(RecoveryDialog::describe({QString(), 0, QDateTime::currentDateTime(), expected})
+              .contains("2 phase plane"));
+    CHECK_FALSE(RecoveryDialog::describe({QString(), 0, QDateTime::currentDateTime(), snapshot_named("none")})
+                    .contains("phase plane"));
+
+    QJsonArray damaged = saved.value("phase_planes").toArray();
+    damaged.append(QJsonValue("not an entry"));
+    saved["phase_planes"] = damaged;
+    const RecoverySnapshot with_damaged = read_back(saved);
+    REQUIRE(with_damaged.phase_planes.size() == 3);
+    CHECK(with_damaged.phase_planes[0] == expected.phase_planes[0]);
+    CHECK(with_damaged.phase_planes[2].study_json.isEmpty());
+    CHECK(with_damaged.phase_planes[2].path.isEmpty());
+}

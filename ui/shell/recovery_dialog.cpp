@@ -49,6 +49,8 @@ QString RecoveryDialog::describe(const PendingRecovery& recovery) {
                        .arg(model, QLocale().toString(recovery.saved_at.toLocalTime(), QLocale::ShortFormat));
     if (!snapshot.model_path.isEmpty()) text += "\n" + snapshot.model_path;
     if (!snapshot.study_path.isEmpty()) text += "\n" + tr("study: %1").arg(snapshot.study_path);
+    if (!snapshot.phase_planes.isEmpty())
+        text += "\n" + tr("%n phase plane(s)", "", int(snapshot.phase_planes.size()));
     return text;
 }
 

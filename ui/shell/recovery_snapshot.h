@@ -1,17 +1,29 @@
 // What the recovery file keeps of an unsaved session: enough for DocumentController::restore to
-// bring the editor and the study panel back as they were.
+// bring the editor and the study panel back as they were, and for the main window to reopen the
+// phase-plane tabs.
 #pragma once
 
 #include <QDateTime>
+#include <QList>
 #include <QString>
 
 namespace bif::ui {
+
+// One phase-plane tab: its view (axes, window, slider, trajectories' starts) as a study file's text.
+struct RecoveredPhasePlane {
+    QString study_json;
+    QString path; // the view's own study file; empty: none yet
+
+    bool operator==(const RecoveredPhasePlane&) const = default;
+};
 
 struct RecoverySnapshot {
     QString model_text;
     QString model_path; // empty: untitled
     QString study_json; // as Save study writes it: with the branches drawn over its result
     QString study_path; // empty: none
+    // In tab order; none in files written before phase planes were kept.
+    QList<RecoveredPhasePlane> phase_planes = {};
 
     bool operator==(const RecoverySnapshot&) const = default;
 };

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
@@ -16,11 +17,30 @@ namespace bif::ui {
 
 namespace {
 
-constexpr int format_version = 1;
+// 2: with the phase-plane tabs ("phase_planes"); a version 1 file reads as one without any.
+constexpr int format_version = 2;
 const char* const file_prefix = "session-";
 
 // Start times from /proc are rounded to clock ticks and the boot time to seconds.
 constexpr qint64 start_time_slack_ms = 2000;
+
+QJsonArray phase_planes_json(const QList<RecoveredPhasePlane>& planes) {
+    QJsonArray array;
+    for (const RecoveredPhasePlane& plane : planes)
+        array.append(QJsonObject{{"study_json", plane.study_json}, {"path", plane.path}});
+    return array;
+}
+
+// An entry that is not an object keeps an empty text: restoring it says that it is damaged, and the
+// other tabs still come back.
+QList<RecoveredPhasePlane> phase_planes_of(const QJsonValue& value) {
+    QList<RecoveredPhasePlane> planes;
+    for (const QJsonValue& entry : value.toArray()) {
+        const QJsonObject object = entry.toObject();
+        planes.append({object.value("study_json").toString(), object.value("path").toString()});
+    }
+    return planes;
+}
 
 } // namespace
 
@@ -65,6 +85,7 @@ RecoveryStore::SaveResult RecoveryStore::saveNow() {
         {"model_path", snapshot.model_path},
         {"study_json", snapshot.study_json},
         {"study_path", snapshot.study_path},
+        {"phase_planes", phase_planes_json(snapshot.phase_planes)},
     };
     QDir().mkpath(directory_);
     QSaveFile file(session_file_);
@@ -113,6 +134,7 @@ std::optional<PendingRecovery> RecoveryStore::read(const QString& path) const {
     recovery.snapshot.model_path = object.value("model_path").toString();
     recovery.snapshot.study_json = object.value("study_json").toString();
     recovery.snapshot.study_path = object.value("study_path").toString();
+    recovery.snapshot.phase_planes = phase_planes_of(object.value("phase_planes"));
     return recovery;
 }
 

@@ -4,10 +4,12 @@
 #include "ui/plot/branch_figure.h"
 #include "ui/plot/save_output.h"
 #include "ui/views/branch_view.h"
+#include "ui/window/continuation_seed.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QVBoxLayout>
 
 namespace bif::ui {
@@ -30,6 +32,9 @@ BranchTab::BranchTab(std::shared_ptr<const study::ResolvedEquilibriumStudy> stud
     layout->addLayout(bar);
     layout->addWidget(view_, 1);
     connect(view_, &BranchView::hovered, this, &BranchTab::hoverText);
+    view_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(view_, &QWidget::customContextMenuRequested, this,
+            [this](QPoint at) { showMenu(view_->mapToGlobal(at)); });
     connect(quantity_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
         if (!view_->figure() || name.isEmpty()) return;
         view_->figure()->setQuantity(name);
@@ -46,6 +51,9 @@ QString BranchTab::title() const {
 void BranchTab::setOverlays(std::shared_ptr<const plot::Overlays> overlays, bool stale, const QString& note) {
     overlays_ = std::move(overlays);
     auto figure = std::make_shared<plot::BranchFigure>(title(), overlays_);
+    // A continued branch added to the tab keeps the quantity the user chose.
+    const QString shown = quantity_->currentText();
+    if (!shown.isEmpty() && figure->quantities().contains(shown)) figure->setQuantity(shown);
     {
         const QSignalBlocker block(quantity_);
         quantity_->clear();
@@ -56,6 +64,20 @@ void BranchTab::setOverlays(std::shared_ptr<const plot::Overlays> overlays, bool
     view_->setStale(stale);
     note_->setText(note);
     note_->setToolTip(note);
+}
+
+void BranchTab::showMenu(QPoint global) {
+    if (overlays_->empty()) return;
+    QMenu menu(this);
+    menu.setToolTipsVisible(true); // why an action is disabled
+    for (std::size_t i = 0; i < overlays_->size(); ++i) {
+        QString why;
+        QAction* more = menu.addAction(tr("Continue this branch: %1").arg((*overlays_)[i].name), this,
+                                       [this, i] { continueBranch(i); });
+        more->setEnabled(continuation_from_branch((*overlays_)[i], why).has_value());
+        more->setToolTip(why.isEmpty() ? tr("Runs its continuation study again from its last point") : why);
+    }
+    menu.exec(global);
 }
 
 QString BranchTab::exportPng(const QString& path, QSize size) const {

@@ -75,26 +75,54 @@ bool ContinuationController::continueFrom(ResultTab* tab, std::size_t system, QP
     return true;
 }
 
-bool ContinuationController::continueBranch(ResultTab* tab, std::size_t index) {
+std::shared_ptr<const study::ResolvedEquilibriumStudy>
+ContinuationController::continuationOf(const plot::BranchOverlay& branch, const std::string& base_directory) {
     const auto fail = [this](const QString& why) {
         messages_.add(MessagesPanel::Level::Warning, tr("The branch does not continue: %1").arg(why));
-        return false;
+        return nullptr;
     };
-    const auto branches = tab->branches();
-    if (index >= branches->size()) return fail(tr("it is no longer drawn"));
-    const plot::BranchOverlay& branch = (*branches)[index];
     QString why;
     const auto e = continuation_from_branch(branch, why);
     if (!e) return fail(why);
-    const auto resolved = study::resolve_equilibrium_study(*e, tab->study()->base_directory);
+    const auto resolved = study::resolve_equilibrium_study(*e, base_directory);
     if (!resolved.resolved) {
         for (const auto& p : resolved.problems)
             if (p.severity == study::ProblemSeverity::Error) return fail(QString::fromStdString(p.format()));
         return fail(tr("the continuation study cannot be resolved"));
     }
-    start({nullptr, tab, resolved.resolved},
-          tr("%1 from %2 = %3")
-              .arg(branch.name, branch.parameter, plot::figure_number(branch.points.back().parameter)));
+    return resolved.resolved;
+}
+
+QString ContinuationController::describeContinuation(const plot::BranchOverlay& branch) const {
+    return tr("%1 from %2 = %3")
+        .arg(branch.name, branch.parameter, plot::figure_number(branch.points.back().parameter));
+}
+
+bool ContinuationController::continueBranch(ResultTab* tab, std::size_t index) {
+    const auto branches = tab->branches();
+    if (index >= branches->size()) {
+        messages_.add(MessagesPanel::Level::Warning,
+                      tr("The branch does not continue: %1").arg(tr("it is no longer drawn")));
+        return false;
+    }
+    const plot::BranchOverlay& branch = (*branches)[index];
+    auto study = continuationOf(branch, tab->study()->base_directory);
+    if (!study) return false;
+    start({nullptr, tab, std::move(study)}, describeContinuation(branch));
+    return true;
+}
+
+bool ContinuationController::continueBranch(BranchTab* tab, std::size_t index) {
+    const auto branches = tab->overlays();
+    if (index >= branches->size()) {
+        messages_.add(MessagesPanel::Level::Warning,
+                      tr("The branch does not continue: %1").arg(tr("it is no longer drawn")));
+        return false;
+    }
+    const plot::BranchOverlay& branch = (*branches)[index];
+    auto study = continuationOf(branch, tab->baseDirectory());
+    if (!study) return false;
+    start({tab, nullptr, std::move(study), true}, describeContinuation(branch));
     return true;
 }
 
@@ -130,7 +158,10 @@ void ContinuationController::onFinished(quint64 request, jobs::JobState state,
                                                               : tr("Continuation failed"));
     if (state == jobs::JobState::Failed) {
         messages_.add(MessagesPanel::Level::Error, tr("The continuation failed: %1").arg(failure));
-        if (target.branch_tab)
+        // A tab that asked for more keeps what it showed; one that waited for its study has nothing.
+        if (target.branch_tab && target.add_to_branch_tab)
+            target.branch_tab->setOverlays(target.branch_tab->overlays(), false, failure);
+        else if (target.branch_tab)
             target.branch_tab->setOverlays(std::make_shared<const plot::Overlays>(), true, failure);
         emit finished(false);
         return;
@@ -142,9 +173,16 @@ void ContinuationController::onFinished(quint64 request, jobs::JobState state,
     const QString summary = tr("%n overlay(s); ", "", int(overlays->size())) + special_points(*overlays);
     messages_.add(MessagesPanel::Level::Info, summary);
     const bool cancelled = state == jobs::JobState::Cancelled;
-    if (target.branch_tab)
+    if (target.branch_tab && target.add_to_branch_tab) {
+        // Beside the branches it had; what a cancelled run found counts as found, the rest stays sharp.
+        plot::Overlays both = *target.branch_tab->overlays();
+        both.insert(both.end(), overlays->begin(), overlays->end());
+        target.branch_tab->setOverlays(std::make_shared<const plot::Overlays>(std::move(both)), false,
+                                       cancelled ? tr("cancelled: ") + summary : summary);
+    } else if (target.branch_tab) {
         target.branch_tab->setOverlays(overlays, cancelled,
                                        cancelled ? tr("cancelled: ") + summary : summary);
+    }
     if (target.result_tab) target.result_tab->addBranches(*overlays);
     emit finished(!cancelled);
 }

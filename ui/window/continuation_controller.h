@@ -13,6 +13,10 @@
 #include <map>
 #include <memory>
 
+namespace bif::plot {
+struct BranchOverlay;
+}
+
 namespace bif::ui {
 
 class BranchTab;
@@ -37,6 +41,8 @@ class ContinuationController : public QObject {
     // branch's last point and adds what it finds to the tab's overlays; false (the messages say why)
     // where the branch cannot go on (continuation_from_branch).
     bool continueBranch(ResultTab* tab, std::size_t index);
+    // The same on a continuation study's own tab: what it finds is drawn there beside its branches.
+    bool continueBranch(BranchTab* tab, std::size_t index);
     void cancel();
     bool running() const { return runner_.busy(); }
 
@@ -49,7 +55,13 @@ class ContinuationController : public QObject {
         QPointer<BranchTab> branch_tab;
         QPointer<ResultTab> result_tab;
         std::shared_ptr<const study::ResolvedEquilibriumStudy> study;
+        bool add_to_branch_tab = false; // branch_tab keeps its branches and shows the new ones too
     };
+    // The study that continues `branch`, resolved from `base_directory`; null where none (the
+    // messages say why).
+    std::shared_ptr<const study::ResolvedEquilibriumStudy> continuationOf(const plot::BranchOverlay& branch,
+                                                                          const std::string& base_directory);
+    QString describeContinuation(const plot::BranchOverlay& branch) const;
     void start(Target target, const QString& what);
     void onFinished(quint64 request, jobs::JobState state,
                     std::shared_ptr<const jobs::ContinuationOutcome> outcome, const QString& failure);

@@ -19,8 +19,8 @@ struct DocumentState {
     bool phase_plane_modified = false;
 
     bool modified() const { return document_modified() || phase_plane_modified; }
-    // The model, the study or its branches: what the recovery snapshot and the question before another
-    // model replaces them cover (the phase-plane tabs stay open then).
+    // The model, the study or its branches: what the question before another model replaces them
+    // covers (the phase-plane tabs stay open then; the recovery snapshot keeps them too).
     bool document_modified() const { return model_modified || study_modified || branches_modified; }
 
     QString model_display_name() const;

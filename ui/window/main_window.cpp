@@ -46,6 +46,7 @@
 #include <QScrollBar>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTextDocument>
 #include <QToolBar>
 #include <cmath>
@@ -92,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
         s.model_path = documents_->state().model_path;
         s.study_path = documents_->state().study_path;
         s.study_json = documents_->documentJson(documents_->studyForRun());
+        s.phase_planes = phasePlaneSnapshots();
         return s;
     });
 }
@@ -240,8 +242,9 @@ void MainWindow::connectPanels() {
     connect(editor_, &ModelEditorPanel::problemCountChanged, this, &MainWindow::updateRunAction);
     connect(documents_, &DocumentController::stateChanged, this, [this] {
         retitle();
-        // Opened, saved or new (or undone back to that): nothing to recover until the next change.
-        if (!documents_->state().document_modified()) recovery_->markClean();
+        // Opened, saved or new (or undone back to that), phase planes too: nothing to recover until
+        // the next change.
+        if (!documents_->state().modified()) recovery_->markClean();
     });
     connect(documents_, &DocumentController::fileUsed, recent_, &RecentFiles::add);
     connect(phase_planes_, &PhasePlaneDocuments::fileUsed, recent_, &RecentFiles::add);
@@ -290,7 +293,9 @@ void MainWindow::connectPanels() {
     connect(plots_, &PlotArea::openExampleRequested, this, &MainWindow::openExamples);
     connect(plots_, &PlotArea::continueRequested, continuations_, &ContinuationController::continueFrom);
     connect(plots_, &PlotArea::continueBranchRequested, continuations_,
-            &ContinuationController::continueBranch);
+            qOverload<ResultTab*, std::size_t>(&ContinuationController::continueBranch));
+    connect(plots_, &PlotArea::continueBranchTabRequested, continuations_,
+            qOverload<BranchTab*, std::size_t>(&ContinuationController::continueBranch));
     connect(inspector_, &TrajectoryInspector::continueRequested, this,
             [this](std::shared_ptr<const study::ResolvedStudy> study, std::size_t system) {
                 // The diagram it came from (the tab on show, or any with that study) holds its points.
@@ -373,7 +378,9 @@ bool MainWindow::openContinuationStudy(const QString& path) {
     } else {
         documents_->showModelText(QString::fromStdString(model.text));
     }
-    continuations_->run(plots_->addBranchTab(loaded.resolved), loaded.resolved);
+    BranchTab* tab = plots_->addBranchTab(loaded.resolved);
+    tab->setBaseDirectory(QFileInfo(path).absolutePath().toStdString());
+    continuations_->run(tab, loaded.resolved);
     recent_->add(QFileInfo(path).absoluteFilePath());
     return true;
 }
@@ -437,11 +444,54 @@ bool MainWindow::runStudy() {
 void MainWindow::offerRecovery() {
     RecoveryDialog dialog(*recovery_, this);
     if (dialog.pendingCount() == 0) return;
-    connect(&dialog, &RecoveryDialog::restoreChosen, this, [this](const RecoverySnapshot& s) {
-        documents_->restore(s.model_text, s.model_path, s.study_json, s.study_path);
-        messages_->add(MessagesPanel::Level::Info, tr("Recovered the unsaved work of an earlier session."));
-    });
+    connect(&dialog, &RecoveryDialog::restoreChosen, this, &MainWindow::restoreRecovery);
     dialog.exec();
+}
+
+void MainWindow::restoreRecovery(const RecoverySnapshot& snapshot) {
+    documents_->restore(snapshot.model_text, snapshot.model_path, snapshot.study_json, snapshot.study_path);
+    for (qsizetype i = 0; i < snapshot.phase_planes.size(); ++i) {
+        const RecoveredPhasePlane& plane = snapshot.phase_planes[i];
+        QString why;
+        if (restorePhasePlane(plane, why)) continue;
+        const QString name = plane.path.isEmpty() ? tr("number %1 (no file yet)").arg(i + 1)
+                                                  : QFileInfo(plane.path).fileName();
+        messages_->add(MessagesPanel::Level::Error,
+                       tr("The recovered phase plane %1 could not be restored: %2").arg(name, why));
+    }
+    messages_->add(MessagesPanel::Level::Info, tr("Recovered the unsaved work of an earlier session."));
+}
+
+QList<RecoveredPhasePlane> MainWindow::phasePlaneSnapshots() const {
+    QList<RecoveredPhasePlane> planes;
+    const QTabWidget& tabs = plots_->tabs();
+    for (int i = 0; i < tabs.count(); ++i)
+        if (const auto* panel = qobject_cast<const PhasePlanePanel*>(tabs.widget(i)))
+            planes.append({phase_plane_study_text(*panel), phase_planes_->path(panel)});
+    return planes;
+}
+
+// As the recovered study: the file's view shown through the panel first gives the text the view is
+// compared with, then the recovered view replaces it.
+bool MainWindow::restorePhasePlane(const RecoveredPhasePlane& plane, QString& why) {
+    const QString base =
+        plane.path.isEmpty() ? documents_->state().base_directory() : QFileInfo(plane.path).absolutePath();
+    const auto recovered = phase_plane_of_text(plane.study_json, base, why);
+    if (!recovered) return false;
+    QString file_why;
+    const auto on_disk = plane.path.isEmpty() ? nullptr : load_phase_plane_file(plane.path, file_why);
+    PhasePlanePanel* panel = plots_->addPhasePlaneTab(on_disk ? on_disk : recovered, &why);
+    if (!panel) return false;
+    QString saved_text;
+    if (on_disk) {
+        saved_text = phase_plane_study_text(*panel);
+        if (!panel->setStudy(recovered, &why)) {
+            delete panel;
+            return false;
+        }
+    }
+    phase_planes_->track(panel, plane.path, saved_text);
+    return true;
 }
 
 void MainWindow::retitle() {

@@ -4,6 +4,7 @@
 // (result tabs and their export).
 #pragma once
 
+#include <QList>
 #include <QMainWindow>
 #include <QPointer>
 #include <memory>
@@ -25,6 +26,8 @@ class PhasePlanePanel;
 class PlotArea;
 class RecentFiles;
 class RecoveryStore;
+struct RecoveredPhasePlane;
+struct RecoverySnapshot;
 class ResultTab;
 class RunController;
 class StatusPanel;
@@ -51,6 +54,9 @@ class MainWindow : public QMainWindow {
     bool overlayStudy(ResultTab* tab, const QString& path);
     // Offers back what a killed session left unsaved (called once the window is shown).
     void offerRecovery();
+    // Brings back a snapshot's model, study and phase-plane tabs (each marked modified where it
+    // differs from its file); a phase plane that cannot be restored is named in the messages.
+    void restoreRecovery(const RecoverySnapshot& snapshot);
 
     // The panels, for tests that drive the real widgets.
     ModelEditorPanel& editorPanel() { return *editor_; }
@@ -82,6 +88,9 @@ class MainWindow : public QMainWindow {
     void exportCsv();
     void savePhasePlaneStudy(PhasePlanePanel& panel);
     bool openContinuationStudy(const QString& path);
+    QList<RecoveredPhasePlane> phasePlaneSnapshots() const;
+    // False with `why` where the entry's view cannot be shown.
+    bool restorePhasePlane(const RecoveredPhasePlane& plane, QString& why);
 
     StudyRunner* runner_;
     ModelEditorPanel* editor_;

@@ -15,17 +15,22 @@ PhasePlaneDocuments::PhasePlaneDocuments(QWidget& dialog_parent, QObject* parent
     : QObject(parent), dialog_parent_(dialog_parent) {}
 
 void PhasePlaneDocuments::track(PhasePlanePanel* panel, const QString& path) {
+    if (panel) track(panel, path, phase_plane_study_text(*panel));
+}
+
+void PhasePlaneDocuments::track(PhasePlanePanel* panel, const QString& path, const QString& saved_text) {
     if (!panel || entryOf(panel)) return;
     Entry entry;
     entry.panel = panel;
     entry.key = panel;
     entry.path = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
-    entry.saved_text = phase_plane_study_text(*panel);
+    entry.saved_text = saved_text;
     entries_.push_back(std::move(entry));
     connect(panel, &PhasePlanePanel::studyChanged, this, [this, panel] {
         if (Entry* e = entryOf(panel)) update(*e);
     });
     connect(panel, &QObject::destroyed, this, &PhasePlaneDocuments::forget);
+    update(entries_.back());
 }
 
 PhasePlaneDocuments::Entry* PhasePlaneDocuments::entryOf(const PhasePlanePanel* panel) {

@@ -24,6 +24,9 @@ class PhasePlaneDocuments : public QObject {
 
     // Follows `panel` from now on: its view as it is now is the one in `path` (empty: no file yet).
     void track(PhasePlanePanel* panel, const QString& path);
+    // Follows `panel`, whose file `path` holds the view `saved_text` (phase_plane_study_text's; empty
+    // where the file could not be read): the view is modified where it differs (a recovered one).
+    void track(PhasePlanePanel* panel, const QString& path, const QString& saved_text);
 
     bool modified() const;
     bool isModified(const PhasePlanePanel* panel) const;

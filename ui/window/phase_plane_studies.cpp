@@ -52,6 +52,21 @@ std::shared_ptr<const study::ResolvedStudy> load_phase_plane_file(const QString&
     return loaded.resolved;
 }
 
+std::shared_ptr<const study::ResolvedStudy> phase_plane_of_text(const QString& json,
+                                                                const QString& base_directory, QString& why) {
+    const auto read = study::read_study_json(json.toStdString());
+    if (!read.study) return why = first_error(read.problems), nullptr;
+    if (read.study->analysis != study::AnalysisKind::PhasePlane)
+        return why = QObject::tr("the study is not a phase plane"), nullptr;
+    // The text is a whole view as phase_plane_study_text wrote it: what it leaves out was not set (a
+    // view made from the edited study takes none of the model's options), so none is filled in again.
+    study::Study s = std::move(*read.study);
+    s.given.reset();
+    auto resolved = study::resolve_study(s, base_directory.toStdString());
+    if (!resolved.resolved) return why = first_error(resolved.problems), nullptr;
+    return resolved.resolved;
+}
+
 QString phase_plane_study_text(const PhasePlanePanel& panel) {
     study::Study s = panel.study();
     if (!s.model.path.empty() && QFileInfo(QString::fromStdString(s.model.path)).isRelative()) {

@@ -85,6 +85,7 @@ PhasePlanePanel* PlotArea::addPhasePlaneTab(std::shared_ptr<const study::Resolve
 BranchTab* PlotArea::addBranchTab(std::shared_ptr<const study::ResolvedEquilibriumStudy> study) {
     auto* tab = new BranchTab(std::move(study), tabs_);
     connect(tab, &BranchTab::hoverText, this, &PlotArea::hoverText);
+    connect(tab, &BranchTab::continueBranchRequested, this, &PlotArea::continueBranchTabRequested);
     showTab(tab, tab->title());
     return tab;
 }

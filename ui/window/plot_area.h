@@ -55,6 +55,8 @@ class PlotArea : public QWidget {
     void continueRequested(bif::ui::ResultTab* tab, std::size_t system, QPointF data);
     void overlayStudyRequested(bif::ui::ResultTab* tab);
     void continueBranchRequested(bif::ui::ResultTab* tab, std::size_t index);
+    // The same from a continuation study's own tab (BranchTab::continueBranchRequested).
+    void continueBranchTabRequested(bif::ui::BranchTab* tab, std::size_t index);
 
   private:
     void closeTab(int index);
