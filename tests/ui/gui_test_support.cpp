@@ -1,5 +1,8 @@
 #include "gui_test_support.h"
 
+#include "engine/study/study.h"
+#include "ui/phase/phase_plane_panel.h"
+
 #include <QAbstractButton>
 #include <QApplication>
 #include <QChart>
@@ -9,6 +12,8 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QThread>
+#include <QWindow>
+#include <catch2/catch.hpp>
 
 namespace bif::test {
 
@@ -59,6 +64,21 @@ ChartLabels chart_labels(const QChart& chart) {
 
 bool elided(const QString& label) {
     return label.contains(QChar(0x2026)) || label.contains(QStringLiteral("..."));
+}
+
+QString shown_title(const QWidget& window) {
+    return window.windowHandle()->title();
+}
+
+bool settled(const ui::PhasePlanePanel& panel) {
+    return wait_until([&] { return !panel.busy(); }, 20000);
+}
+
+double parameter(const study::Study& s, const std::string& name) {
+    for (const auto& [n, v] : s.parameters)
+        if (n == name) return v;
+    FAIL("no value of " << name);
+    return 0;
 }
 
 PromptAnswer::PromptAnswer(QMessageBox::StandardButton button) {

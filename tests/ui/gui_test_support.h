@@ -9,8 +9,16 @@
 #include <QTimer>
 #include <QWidget>
 #include <functional>
+#include <string>
 
 class QChart;
+
+namespace bif::ui {
+class PhasePlanePanel;
+}
+namespace bif::study {
+struct Study;
+}
 
 namespace bif::test {
 
@@ -30,6 +38,16 @@ struct ChartLabels {
 };
 ChartLabels chart_labels(const QChart& chart);
 bool elided(const QString& label);
+
+// A window's title as the window system shows it: Qt turns "[*]" into "*" while the window is
+// modified and drops it otherwise.
+QString shown_title(const QWidget& window);
+
+// Whether the phase plane finished its work within 20 s.
+bool settled(const ui::PhasePlanePanel& panel);
+
+// The study's value for parameter `name`; a test failure where the study sets none.
+double parameter(const study::Study& s, const std::string& name);
 
 // Answers the next modal message box (a save question, say) with `button` once it is shown, and keeps
 // whether it was asked and its text. Create it before the call that opens the box.

@@ -28,18 +28,13 @@
 #include <catch2/catch.hpp>
 
 using namespace bif;
+using test::parameter;
 using test::PromptAnswer;
+using test::shown_title;
 
 namespace {
 
 const QString period1_study = "tests/ui/data/duffing_period1.json"; // b = 0.3, k from 0.44 to 0.5
-
-// Answers the next question box with `button` from inside the box's own event loop, and keeps its
-// text; `asked` stays false where none came.
-// The title as the window system shows it: "[*]" becomes "*" while the window is modified.
-QString shown_title(const ui::MainWindow& window) {
-    return window.windowHandle()->title();
-}
 
 // Opens `study` (under the source tree) once the editor's own check of its model is in, so that
 // nothing the window does after opening is left to come.
@@ -78,13 +73,6 @@ void type_field(ui::StudyPanel& panel, const std::string& path, const QString& t
     edit->selectAll();
     QTest::keyClicks(edit, text);
     QApplication::processEvents();
-}
-
-double parameter(const study::Study& s, const std::string& name) {
-    for (const auto& [n, v] : s.parameters)
-        if (n == name) return v;
-    FAIL("no override of " << name);
-    return 0;
 }
 
 } // namespace

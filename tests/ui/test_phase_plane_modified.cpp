@@ -27,14 +27,15 @@
 #include <catch2/catch.hpp>
 
 using namespace bif;
+using test::parameter;
 using test::PromptAnswer;
+using test::settled;
+using test::shown_title;
 
 namespace {
 
 const QString vdp_study = "tests/ui/data/vanderpol_phase_plane.json"; // mu = 1, slider over [0, 4]
 
-// Answers the next question box with `button` from inside the box's own event loop, and keeps its
-// text; `asked` stays false where none came.
 // Picks `path` in the next file dialog, as a user typing its name and pressing Save does.
 class FileDialogAnswer {
   public:
@@ -60,21 +61,6 @@ class FileDialogAnswer {
   private:
     QTimer timer_;
 };
-
-bool settled(ui::PhasePlanePanel& panel) {
-    return test::wait_until([&] { return !panel.busy(); }, 20000);
-}
-
-QString shown_title(const ui::MainWindow& window) {
-    return window.windowHandle()->title();
-}
-
-double parameter(const study::Study& s, const std::string& name) {
-    for (const auto& [n, v] : s.parameters)
-        if (n == name) return v;
-    FAIL("no value of " << name);
-    return 0;
-}
 
 // The slider covers mu in [0, 4] in 1000 steps: position 250 is the file's mu = 1.
 void slide_to(ui::PhasePlanePanel& panel, int position) {

@@ -23,6 +23,7 @@
 #include <cmath>
 
 using namespace bif;
+using test::settled;
 
 namespace {
 
@@ -34,10 +35,6 @@ std::shared_ptr<const study::ResolvedStudy> load(const QString& relative) {
         INFO(p.format());
     REQUIRE(loaded.resolved);
     return loaded.resolved;
-}
-
-bool settled(ui::PhasePlanePanel& panel) {
-    return test::wait_until([&] { return !panel.busy(); }, 20000);
 }
 
 double late_amplitude(const analysis::PlanarTrajectory& t, double after) {

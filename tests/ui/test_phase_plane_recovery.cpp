@@ -32,15 +32,12 @@
 #include <vector>
 
 using namespace bif;
+using test::settled;
 
 namespace {
 
 const QString vdp_study = "tests/ui/data/vanderpol_phase_plane.json"; // mu = 1, slider over [0, 4]
 const QString vdp_model = "resources/models/vanderpol.ode";
-
-bool settled(ui::PhasePlanePanel& panel) {
-    return test::wait_until([&] { return !panel.busy(); }, 20000);
-}
 
 std::vector<ui::PhasePlanePanel*> phase_planes(ui::MainWindow& window) {
     std::vector<ui::PhasePlanePanel*> planes;

@@ -137,8 +137,6 @@ struct BranchWindow {
     QString shownTitle() const { return window.windowHandle()->title(); }
 };
 
-// Answers the next question box (the window's "Save changes?") with `button`, from inside the box's own
-// event loop, and keeps what it asked; `asked` stays false where none came.
 } // namespace
 
 TEST_CASE_METHOD(BranchWindow,

@@ -361,16 +361,22 @@ bool MainWindow::openFile(const QString& path) {
     return false;
 }
 
-// Equilibrium and continuation studies run outside the study panel (it edits ensemble studies): their
-// branches open in a tab of their own, and the editor shows their model.
-bool MainWindow::openContinuationStudy(const QString& path) {
+std::shared_ptr<const study::ResolvedEquilibriumStudy>
+MainWindow::loadContinuationStudy(const QString& path) {
     const study::EquilibriumResolveResult loaded = study::load_equilibrium_study_file(path.toStdString());
     for (const auto& p : loaded.problems)
         messages_->add(p.severity == study::ProblemSeverity::Error ? MessagesPanel::Level::Error
                                                                    : MessagesPanel::Level::Warning,
                        tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(p.format())));
-    if (!loaded.resolved) return false;
-    const study::ModelSource& model = loaded.resolved->study.model;
+    return loaded.resolved;
+}
+
+// Equilibrium and continuation studies run outside the study panel (it edits ensemble studies): their
+// branches open in a tab of their own, and the editor shows their model.
+bool MainWindow::openContinuationStudy(const QString& path) {
+    const auto resolved = loadContinuationStudy(path);
+    if (!resolved) return false;
+    const study::ModelSource& model = resolved->study.model;
     if (!model.path.empty()) {
         const QString model_path =
             QDir(QFileInfo(path).absolutePath()).absoluteFilePath(QString::fromStdString(model.path));
@@ -378,21 +384,17 @@ bool MainWindow::openContinuationStudy(const QString& path) {
     } else {
         documents_->showModelText(QString::fromStdString(model.text));
     }
-    BranchTab* tab = plots_->addBranchTab(loaded.resolved);
+    BranchTab* tab = plots_->addBranchTab(resolved);
     tab->setBaseDirectory(QFileInfo(path).absolutePath().toStdString());
-    continuations_->run(tab, loaded.resolved);
+    continuations_->run(tab, resolved);
     recent_->add(QFileInfo(path).absoluteFilePath());
     return true;
 }
 
 bool MainWindow::overlayStudy(ResultTab* tab, const QString& path) {
-    const study::EquilibriumResolveResult loaded = study::load_equilibrium_study_file(path.toStdString());
-    for (const auto& p : loaded.problems)
-        messages_->add(p.severity == study::ProblemSeverity::Error ? MessagesPanel::Level::Error
-                                                                   : MessagesPanel::Level::Warning,
-                       tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(p.format())));
-    if (!loaded.resolved) return false;
-    continuations_->overlay(tab, loaded.resolved);
+    const auto resolved = loadContinuationStudy(path);
+    if (!resolved) return false;
+    continuations_->overlay(tab, resolved);
     return true;
 }
 

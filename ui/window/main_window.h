@@ -10,6 +10,7 @@
 #include <memory>
 
 namespace bif::study {
+struct ResolvedEquilibriumStudy;
 struct ResolvedStudy;
 struct Study;
 } // namespace bif::study
@@ -88,6 +89,9 @@ class MainWindow : public QMainWindow {
     void exportCsv();
     void savePhasePlaneStudy(PhasePlanePanel& panel);
     bool openContinuationStudy(const QString& path);
+    // An equilibrium or continuation study read and resolved, its problems in the messages panel; null
+    // where it has errors.
+    std::shared_ptr<const study::ResolvedEquilibriumStudy> loadContinuationStudy(const QString& path);
     QList<RecoveredPhasePlane> phasePlaneSnapshots() const;
     // False with `why` where the entry's view cannot be shown.
     bool restorePhasePlane(const RecoveredPhasePlane& plane, QString& why);
