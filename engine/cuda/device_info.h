@@ -56,7 +56,7 @@ struct DeviceInfo {
 // Every device the driver sees, in ordinal order; empty when the driver is unavailable. Throws
 // CudaError only if the driver fails a query on a device it listed.
 std::vector<DeviceInfo> list_devices(const DriverLibrary& driver);
-std::vector<DeviceInfo> list_devices(); // the process-wide driver
+std::vector<DeviceInfo> list_devices(); // the process-wide driver's, asked once
 
 // The devices of `all` with the given ordinals, in the order given; every device when `ordinals` is
 // empty. Throws std::invalid_argument naming the devices there are for an ordinal not among them

@@ -1,5 +1,6 @@
 #include "engine/jobs/backend_registry.h"
 
+#include "engine/jobs/backend_race.h"
 #include "engine/jobs/work_choice.h"
 
 #include <algorithm>
@@ -75,9 +76,20 @@ BackendSelection BackendRegistry::select(study::BackendChoice choice, const stud
         }
         if (why_not(*cuda, study).empty()) {
             const WorkChoiceSetup setup{cpu.get(), cuda.get(), probe_.get(), calibration_.get(),
-                                        clock_,    control,    works_.get()};
+                                        clock_,    control,    works_.get(), race_};
             if (auto by_work = choose_by_work(study, systems, work_text(study), setup, count_reason)) {
                 selection.backend = by_work->gpu ? cuda : cpu;
+                if (by_work->race) {
+                    // the winner is kept for the study's next runs in this process
+                    BackendRace::OnWinner keep = [works = works_, key = by_work->memo_key,
+                                                  known = by_work->known](const std::string& winner) {
+                        KnownWork w = known;
+                        w.winner = winner;
+                        works->keep(key, w);
+                    };
+                    selection.backend = std::make_shared<BackendRace>(
+                        by_work->gpu ? cuda : cpu, by_work->gpu ? cpu : cuda, std::move(keep));
+                }
                 selection.notes.push_back(std::move(by_work->note));
                 return selection;
             }

@@ -57,6 +57,10 @@ class BackendRegistry {
                            std::shared_ptr<SpeedCalibration> calibration,
                            SecondsClock clock = steady_seconds());
 
+    // Where auto's predictions cannot tell the backends apart, both race (backend_race.h; the
+    // default); off, the lower prediction runs.
+    void set_race(bool race) { race_ = race; }
+
     // The fewest systems that auto sends to the GPU.
     std::size_t min_gpu_systems() const { return min_gpu_systems_; }
     void set_min_gpu_systems(std::size_t systems) { min_gpu_systems_ = systems; }
@@ -70,6 +74,7 @@ class BackendRegistry {
     std::shared_ptr<SpeedCalibration> calibration_;
     std::shared_ptr<WorkMemo> works_; // shared by the registry's copies: every job of a program
     SecondsClock clock_;
+    bool race_ = true;
 };
 
 } // namespace bif::jobs

@@ -55,12 +55,16 @@ std::string to_json(const MachineSpeeds& speeds) {
     nlohmann::json backends = nlohmann::json::object();
     for (const auto& [name, speed] : speeds.backends)
         backends[name] = speed_json(speed);
-    const nlohmann::json j = {{format_key, format_version},
-                              {"host", speeds.host},
-                              {"hardware_threads", speeds.hardware_threads},
-                              {"reference_work", speeds.reference_work},
-                              {"reference_code_size", speeds.reference_code_size},
-                              {"backends", backends}};
+    nlohmann::json j = {{format_key, format_version},
+                        {"host", speeds.host},
+                        {"hardware_threads", speeds.hardware_threads},
+                        {"reference_work", speeds.reference_work},
+                        {"reference_code_size", speeds.reference_code_size},
+                        {"backends", backends}};
+    nlohmann::json models = nlohmann::json::array();
+    for (const ModelFactors& m : speeds.models)
+        models.push_back({{"model", m.key}, {"factors", m.factors}});
+    j["models"] = std::move(models);
     return j.dump(2) + "\n";
 }
 
@@ -80,10 +84,30 @@ std::optional<MachineSpeeds> machine_speeds_from_json(const std::string& text) {
             if (!s.plausible()) return std::nullopt;
             m.backends[name] = std::move(s);
         }
+        // optional: files written before factors were kept have none
+        if (j.contains("models")) {
+            for (const auto& entry : j.at("models")) {
+                ModelFactors f{entry.at("model").get<std::string>(), {}};
+                for (const auto& [name, value] : entry.at("factors").items()) {
+                    const double factor = value.get<double>();
+                    if (std::isfinite(factor) && factor > 0) f.factors[name] = factor;
+                }
+                m.models.push_back(std::move(f));
+            }
+        }
         return m;
     } catch (const std::exception&) {
         return std::nullopt;
     }
+}
+
+double MachineSpeeds::model_factor(const std::string& key, const std::string& backend) const {
+    for (const ModelFactors& m : models) {
+        if (m.key != key) continue;
+        const auto found = m.factors.find(backend);
+        return found == m.factors.end() ? 0.0 : found->second;
+    }
+    return 0.0;
 }
 
 std::filesystem::path default_speeds_path() {
@@ -223,6 +247,24 @@ SpeedCalibration::SpeedCalibration(std::filesystem::path file, SecondsClock cloc
 int SpeedCalibration::measured() const {
     std::lock_guard lock(mutex_);
     return measured_;
+}
+
+void SpeedCalibration::keep_model_factor(const std::string& key, const std::string& backend, double factor) {
+    if (!(factor > 0) || !std::isfinite(factor)) return;
+    std::lock_guard lock(mutex_);
+    if (!known_) return; // kept with a calibration only
+    auto& models = known_->models;
+    auto found =
+        std::find_if(models.begin(), models.end(), [&](const ModelFactors& m) { return m.key == key; });
+    ModelFactors entry{key, {}};
+    if (found != models.end()) {
+        entry = std::move(*found);
+        models.erase(found);
+    }
+    entry.factors[backend] = factor;
+    models.push_back(std::move(entry)); // the newest last
+    if (models.size() > max_model_factors) models.erase(models.begin());
+    write_file(*known_);
 }
 
 std::optional<MachineSpeeds> SpeedCalibration::read_file() const {

@@ -26,12 +26,21 @@
 
 namespace bif::jobs {
 
+// model_speed.h's factors of one model, by Backend::name().
+struct ModelFactors {
+    std::string key; // model_speed_key
+    std::map<std::string, double> factors;
+};
+
 struct MachineSpeeds {
     std::string host;
     unsigned hardware_threads = 0;
     double reference_work = 0;                    // evaluator-seconds of one reference system, one section
     std::size_t reference_code_size = 0;          // generated source of the reference model, in bytes
     std::map<std::string, BackendSpeed> backends; // by Backend::name()
+    std::vector<ModelFactors> models;             // the oldest first
+    // The factor kept for a model on a backend; 0 where none is.
+    double model_factor(const std::string& key, const std::string& backend) const;
 };
 
 std::string to_json(const MachineSpeeds& speeds);
@@ -58,6 +67,10 @@ class SpeedCalibration {
     // call too, at once).
     std::optional<MachineSpeeds> speeds_for(const std::vector<study::Backend*>& backends,
                                             study::Backend& probe, const std::atomic<bool>& cancel);
+    // Keeps a model's factor on a backend (model_speed.h) with the speeds, file included; the
+    // oldest models go beyond max_model_factors.
+    void keep_model_factor(const std::string& key, const std::string& backend, double factor);
+    static constexpr std::size_t max_model_factors = 512;
     // How many backends were measured (rather than read) so far.
     int measured() const;
     const std::filesystem::path& file() const { return file_; }

@@ -1,7 +1,12 @@
 // Auto's choice between the CPU and the CUDA backend by predicted time (backend_registry.h): the
 // machine's calibration (speed_calibration.h) gives each backend's time as a line in the work w of
-// one system, t = a + b*w, for this study's system count, compiles and threads. Where one line
-// lies below the other for every w, that backend runs and nothing is probed; otherwise the probe
+// one system, t = a + b*w, for this study's system count, compiles and threads, scaled by the
+// model's own factor on each backend where one is kept (model_speed.h). Where one line lies below
+// the other for every w, and would still with any unmeasured factor within its range (a GPU
+// thread up to 8 times slower than on the reference model, down to half; a core 2 times either
+// way), that backend runs and nothing is probed. Otherwise the work is probed, the factors of the
+// backends whose code is ready are measured (once per model and machine, kept), and the lines are
+// drawn again. Where they cross the probe
 // (work_probe.h) measures w, with a time budget of 2% of the time at the lines' crossing, and the
 // lower prediction runs; it stops early once its estimate lies four times beyond the crossing
 // either way, or once it took 3% of the faster prediction for the work it estimates (slices of 2 ms
@@ -25,10 +30,16 @@ struct WorkChoiceSetup {
     SecondsClock clock;
     study::RunControl* control = nullptr; // may be null
     WorkMemo* memo = nullptr;             // works measured before (may be null: always probe)
+    bool race = true;                     // false: where the predictions cannot tell, the lower one runs
 };
 
 struct WorkChoice {
     bool gpu = false; // run on setup.cuda, else on setup.cpu
+    // Too close to call: both race (backend_race.h), `gpu` the predicted winner. Its winner goes to
+    // setup.memo under memo_key with `known`, so that the study's next run goes straight to it.
+    bool race = false;
+    std::string memo_key;
+    KnownWork known;
     std::string note; // for RunInfo::notes: the predictions and why
 };
 // `parallel`: the systems (or continuation chains) side by side; `work_text` names them ("2000

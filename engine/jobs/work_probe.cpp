@@ -87,10 +87,7 @@ study::ResolvedStudy shortened_study(const study::ResolvedStudy& study, double f
     return s;
 }
 
-namespace {
-
-// The smallest slice: one section, a thousandth of a long time span.
-double first_fraction(const study::Study& s) {
+double smallest_fraction(const study::Study& s) {
     const auto sections = [](int transient, int recorded) { return 1.0 / double(transient + recorded); };
     switch (s.analysis) {
     case study::AnalysisKind::Bifurcation:
@@ -108,8 +105,6 @@ double first_fraction(const study::Study& s) {
     return 1.0;
 }
 
-} // namespace
-
 WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& probe,
                          const std::atomic<bool>& cancel, const SecondsClock& clock,
                          const ProbeOptions& options) {
@@ -118,7 +113,7 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
     study::RunControl control(cancel, {}, 1);
     double previous_fraction = 0;
     std::vector<double> previous_seconds; // per sample, of the slice before
-    for (double fraction = first_fraction(study.study);;) {
+    for (double fraction = smallest_fraction(study.study);;) {
         double actual = 1;
         const study::ResolvedStudy slice = shortened_study(study, fraction, options.samples, &actual);
         // Each sample alone: a run lasts as long as its slowest system (a GPU's wave waits for its
@@ -178,16 +173,20 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
     return m;
 }
 
-std::string work_key(const study::ResolvedStudy& study, std::size_t samples) {
+std::string study_source(const study::ResolvedStudy& study) {
+    try {
+        return codegen::generate_source(study.codegen_request(codegen::Precision::Double));
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+}
+
+std::string work_key(const study::ResolvedStudy& study, const std::string& source, std::size_t samples) {
     std::string key = study::write_study_json(study.study);
     key += '\n';
     key += study.base_directory;
     key += '\n';
-    try {
-        key += codegen::generate_source(study.codegen_request(codegen::Precision::Double));
-    } catch (const std::exception& e) {
-        key += e.what();
-    }
+    key += source;
     key += "\nsamples";
     for (std::size_t p : spread_points(study.grid.system_count(), std::max<std::size_t>(samples, 1)))
         key += ' ' + std::to_string(study.grid.whole_point(p));

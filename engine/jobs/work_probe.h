@@ -32,6 +32,9 @@ SecondsClock steady_seconds();
 study::ResolvedStudy shortened_study(const study::ResolvedStudy& study, double fraction, std::size_t samples,
                                      double* actual);
 
+// The smallest slice shortened_study can cut: one section, a thousandth of a long time span.
+double smallest_fraction(const study::Study& study);
+
 struct WorkMeasure {
     double work = 0;          // evaluator-seconds per system (a continuation: per chain), the samples' mean
     double heaviest = 0;      // the heaviest sample's evaluator-seconds
@@ -58,11 +61,18 @@ WorkMeasure measure_work(const study::ResolvedStudy& study, study::Backend& prob
 // What a study's work depends on, as text: the study as its file would write it, the base folder,
 // the generated model (a model file changed on disk changes it) and the grid points the probe
 // samples. Equal texts, equal work.
-std::string work_key(const study::ResolvedStudy& study, std::size_t samples = ProbeOptions{}.samples);
+// `source`: the study's generated source (study_source), computed once by the caller.
+std::string work_key(const study::ResolvedStudy& study, const std::string& source,
+                     std::size_t samples = ProbeOptions{}.samples);
+// The study's generated source in double precision (what its code and its work follow); a failure
+// to generate gives the error's text, which is as good a key.
+std::string study_source(const study::ResolvedStudy& study);
 
 // A study's work as measured: the samples' mean and the heaviest (WorkMeasure's).
 struct KnownWork {
     double work = 0, heaviest = 0;
+    std::string winner; // the backend that won auto's race on the study (backend_race.h); empty: none ran
+    bool factors_measured = false; // the model's factors were measured on this very study
 };
 
 // The works measured in this process, by work_key (the most recent `limit`); thread-safe.

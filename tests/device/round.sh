@@ -45,7 +45,7 @@ usage() {
 #   --count N              stiff: systems of the Robertson study (default 1048576)
 #   --skip "PART ..."      multigpu: tests cli bench; scaleout: tests multi mpi big same host;
 #                          stiff: cli (the benchmark programs alone);
-#                          gui: xvfb (EGL steps only)
+#                          gui: xvfb (EGL steps only); overhead: job progressive
 #   --gui-study FILE       gui: the study the app runs (default the Duffing period map)
 #   -h, --help
 

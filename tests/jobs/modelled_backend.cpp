@@ -1,6 +1,8 @@
 #include "modelled_backend.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace bif::test {
 
@@ -15,14 +17,23 @@ void ModelledBackend::prepare(const study::ResolvedStudy& study, study::RunContr
     compiled.insert(study.study.model.text);
 }
 
-double ModelledBackend::seconds(std::size_t systems, double work, double heaviest) const {
+double ModelledBackend::seconds(std::size_t systems, double work, double heaviest, double factor) const {
     return speed_.fixed_seconds + double(systems) * speed_.host +
-           std::max(std::max(work, heaviest) * speed_.single, work * double(systems) * speed_.per_system);
+           factor *
+               std::max(std::max(work, heaviest) * speed_.single, work * double(systems) * speed_.per_system);
 }
 
 study::Result ModelledBackend::run(const study::ResolvedStudy& study, study::RunControl& control) {
     ++runs;
     if (!supported) throw study::BackendError("not this study");
+    if (blocks) {
+        while (!control.cancelled())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        study::Result r = study::allocate_result(study);
+        r.info.backend = name_;
+        r.info.complete = false;
+        return r;
+    }
     prepare(study, control);
     const std::size_t n = study.system_count();
     double total = 0, heaviest = 0;
@@ -32,7 +43,9 @@ study::Result ModelledBackend::run(const study::ResolvedStudy& study, study::Run
         heaviest = std::max(heaviest, w);
     }
     const double base = system_work(study);
-    clock_.now += seconds(n, n == 0 ? base : base * total / double(n), base * heaviest);
+    const auto factor = model_factors.find(study.study.model.text);
+    clock_.now += seconds(n, n == 0 ? base : base * total / double(n), base * heaviest,
+                          factor == model_factors.end() ? 1.0 : factor->second);
     study::Result r = study::allocate_result(study);
     r.info.backend = name_;
     r.info.device = "modelled " + name_;

@@ -12,6 +12,7 @@
 #include "engine/study/backend.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -57,11 +58,17 @@ class ModelledBackend : public study::Backend {
 
     // The time run() takes for `systems` systems of `work` evaluator-seconds, compiled (the
     // heaviest system's work apart where given).
-    double seconds(std::size_t systems, double work, double heaviest = 0) const;
+    double seconds(std::size_t systems, double work, double heaviest = 0, double factor = 1) const;
 
     bool available = true;
     bool supported = true; // false: supports() says no and run() throws
     WorkWeight weight;
+    // A model (by its text) this many times as slow per unit of work as speed.single and
+    // per_system say (model_speed.h's factor); others, the calibration's reference among them, 1.
+    std::map<std::string, double> model_factors;
+    // run() waits for its cancel instead, touching no clock: a backend far slower than its rival in
+    // a race (backend_race.h)
+    bool blocks = false;
     std::set<std::string> compiled;
     mutable int asked = 0;
     int runs = 0;

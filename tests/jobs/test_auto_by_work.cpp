@@ -5,6 +5,8 @@
 // machine's calibration in one file, written once, reused, and rewritten when damaged.
 #include "engine/jobs/backend_registry.h"
 #include "engine/jobs/installed_backends.h"
+#include "engine/jobs/job.h"
+#include "engine/jobs/model_speed.h"
 #include "fake_backend.h"
 #include "modelled_backend.h"
 
@@ -64,6 +66,15 @@ std::shared_ptr<const study::ResolvedStudy> study_of(int systems, int sections) 
     return s;
 }
 
+// `s` with a model of other code (parameter values are not code): no model factor is known for it.
+std::shared_ptr<const study::ResolvedStudy> other_model(const study::ResolvedStudy& s) {
+    study::Study other = s.study;
+    other.model.text.replace(other.model.text.find("y1-y1^3"), 7, "y1-y1^3-y1/8");
+    auto resolved = study::resolve_study(other, "").resolved;
+    REQUIRE(resolved);
+    return resolved;
+}
+
 struct Setup {
     test::VirtualClock clock;
     std::shared_ptr<test::ModelledBackend> cpu, gpu, probe;
@@ -78,6 +89,8 @@ struct Setup {
         registry.add(cpu);
         registry.add(gpu);
         registry.set_work_estimate(probe, calibration, clock.reader());
+        // the predictions alone decide (a race runs both in real time: its own test below)
+        registry.set_race(false);
     }
     jobs::BackendSelection pick(int systems, int sections) {
         return registry.select(study::BackendChoice::Auto, *study_of(systems, sections));
@@ -117,13 +130,40 @@ TEST_CASE("auto flips to the GPU where the modelled times cross", "[jobs][select
     SECTION("too few systems for the GPU to win at any length: decided without the probe") {
         REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
         const int probes = setup.probe->runs;
-        // per unit of work: cpu 1000*0.05/64 = 0.78, cuda 1.0; cuda 48 ms more to start
-        const auto s = setup.pick(1000, 100000);
+        // per unit of work: cpu 200*0.05/64 = 0.16, cuda 1.0; cuda 48 ms more to start. Even a
+        // model twice as fast on the GPU and twice as slow on the CPU as the reference would
+        // leave the CPU ahead: no factor is measured either.
+        const int gpu_runs = setup.gpu->runs, cpu_runs = setup.cpu->runs;
+        const auto s =
+            setup.registry.select(study::BackendChoice::Auto, *other_model(*study_of(200, 100000)));
         CHECK(s.backend == setup.cpu);
         CHECK(setup.probe->runs == probes);
-        CHECK(s.notes.at(0) == "auto: 1000 systems: cuda is slower at any length of integration (x1.3 per "
+        CHECK(setup.gpu->runs == gpu_runs);
+        CHECK(setup.cpu->runs == cpu_runs);
+        CHECK(s.notes.at(0) == "auto: 200 systems: cuda is slower at any length of integration (x6.4 per "
                                "unit of work, 48 ms more to start, cpu on " +
                                    std::to_string(setup.calibration_threads()) + " threads); running on cpu");
+    }
+    SECTION("where the lines do not cross but a model's own speed could change the choice, it is measured") {
+        REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
+        // per unit of work: cpu 1000*0.05/64 = 0.78, cuda 1.0: the CPU is ahead, but not by the
+        // factor of two a model may run faster on a GPU than the reference does
+        const int probes = setup.probe->runs;
+        const auto s =
+            setup.registry.select(study::BackendChoice::Auto, *other_model(*study_of(1000, 100000)));
+        CHECK(s.backend == setup.cpu);
+        CHECK(setup.probe->runs > probes);
+        INFO(s.notes.at(0));
+        CHECK(s.notes.at(0).find("against the reference's: cuda x1, cpu x1 (measured in ") !=
+              std::string::npos);
+        // the same study again: its factors were measured on it, nothing runs to choose
+        const int cpu_runs = setup.cpu->runs, gpu_runs = setup.gpu->runs, probe_runs = setup.probe->runs;
+        const auto again =
+            setup.registry.select(study::BackendChoice::Auto, *other_model(*study_of(1000, 100000)));
+        CHECK(again.backend == setup.cpu);
+        CHECK(setup.cpu->runs == cpu_runs);
+        CHECK(setup.gpu->runs == gpu_runs);
+        CHECK(setup.probe->runs == probe_runs);
     }
     SECTION("along the system count, 300 sections each") {
         // 0.002 + 0.3*n*0.05/64 = 0.05 + n*1e-7 + 0.3*max(1, 3e-4*n)
@@ -147,6 +187,120 @@ TEST_CASE("auto flips to the GPU where the modelled times cross", "[jobs][select
         INFO(s.notes.at(0));
         CHECK(s.backend == setup.gpu);
         CHECK(s.notes.at(0).rfind("auto: 2000 continuation chains of 0.3 s of evaluator work each", 0) == 0);
+    }
+}
+
+TEST_CASE("a model's own speed on each backend is measured once and kept", "[jobs][select][auto][model]") {
+    // Issue 33: Keller-Miksis at 100 systems went to an H100 that took 6.9 s where 16 cores took
+    // 0.85 s: a GPU thread spends far more on its pow and exp per unit of evaluator work than on
+    // the calibration's Ueda oscillator. Here the study's model runs 10 times slower on the GPU
+    // than the reference model per unit of work, and 2 times faster on the CPU.
+    const auto file = fresh_speeds_file();
+    Setup setup(0, file);
+    const auto study = study_of(2000, 300);
+    setup.gpu->model_factors[study->study.model.text] = 10;
+    setup.cpu->model_factors[study->study.model.text] = 0.5;
+    // the reference's speeds alone: cpu 0.002 + 0.3*2000*0.05/64 = 0.47 s, cuda 0.05 + 2000e-7 +
+    // 0.3*max(1, 0.6) = 0.35 s; with the model's: cpu 0.24 s, cuda 3.05 s
+    const double cpu_time = setup.cpu->seconds(2000, 0.3, 0, 0.5);
+    const double gpu_time = setup.gpu->seconds(2000, 0.3, 0, 10);
+    REQUIRE(cpu_time == Approx(0.236).epsilon(0.01));
+    REQUIRE(gpu_time == Approx(3.05).epsilon(0.01));
+    REQUIRE(setup.gpu_seconds(2000, 300) < setup.cpu_seconds(2000, 300));
+
+    const auto first = setup.registry.select(study::BackendChoice::Auto, *study);
+    CHECK(first.backend == setup.cpu);
+    REQUIRE(first.notes.size() == 1);
+    INFO(first.notes[0]);
+    CHECK(first.notes[0].find("against the reference's: cuda x10, cpu x0.5 (measured in ") !=
+          std::string::npos);
+    const auto kept = jobs::machine_speeds_from_json(read_text(file));
+    REQUIRE(kept);
+    const std::string key = jobs::model_speed_key(*study, jobs::study_source(*study));
+    CHECK(kept->model_factor(key, "cuda") == Approx(10).epsilon(1e-6));
+    CHECK(kept->model_factor(key, "cpu") == Approx(0.5).epsilon(1e-6));
+
+    SECTION("another process reads the factors and runs nothing to choose") {
+        Setup again(0, file);
+        again.gpu->model_factors = setup.gpu->model_factors;
+        const auto s = again.registry.select(study::BackendChoice::Auto, *study);
+        CHECK(s.backend == again.cpu);
+        CHECK(again.probe->runs == 0);
+        CHECK(again.gpu->runs == 0);
+        CHECK(again.cpu->runs == 0);
+        INFO(s.notes.at(0));
+        CHECK(s.notes.at(0).find("cuda is slower at any length of integration") != std::string::npos);
+        CHECK(s.notes.at(0).find("cuda x10, cpu x0.5 (measured by an earlier run)") != std::string::npos);
+    }
+    SECTION("another size of the same model uses them; another model is measured anew") {
+        const int gpu_runs = setup.gpu->runs;
+        CHECK(setup.pick(20000, 300).backend == setup.cpu); // cuda 0.05 + 0.3*10*6 = 18 s, cpu 2.3 s
+        CHECK(setup.gpu->runs == gpu_runs);
+        CHECK(setup.registry.select(study::BackendChoice::Auto, *other_model(*study)).backend == setup.gpu);
+        CHECK(setup.gpu->runs > gpu_runs);
+        CHECK(jobs::machine_speeds_from_json(read_text(file))->models.size() == 2);
+    }
+    SECTION("a damaged factor in the file is dropped, the rest of the calibration kept") {
+        std::string text = read_text(file);
+        const std::size_t at = text.find("\"cuda\": ", text.find("\"factors\""));
+        REQUIRE(at != std::string::npos);
+        text = text.substr(0, at + 8) + "-" +
+               text.substr(at + 8); // (insert: a -Wrestrict false alarm in g++ 12)
+        const auto read = jobs::machine_speeds_from_json(text);
+        REQUIRE(read);
+        CHECK(read->model_factor(key, "cuda") == 0);
+        CHECK(read->model_factor(key, "cpu") == Approx(0.5));
+    }
+    std::filesystem::remove_all(file.parent_path());
+}
+
+TEST_CASE("where the predictions cannot tell, both backends race and the winner is kept",
+          "[jobs][select][auto][race]") {
+    // Issue 33: rossler_bifurcation at 89 systems and duffing_period_map at 64 took an H100 3.7-5.7
+    // times what the heaviest of the probe's samples predicted: a GPU that runs every system at
+    // once takes its slowest warp's time. Here 2% of the sweep (k in (0.6, 0.62), between the
+    // samples at 0.5 and 0.75) is 20 times as heavy as the rest: the samples say cuda 0.35 s, cpu
+    // 0.47 s, while the GPU would wait 6 s for its heaviest system.
+    Setup setup;
+    REQUIRE(setup.pick(2000, 110).backend == setup.gpu); // calibrated now
+    setup.registry.set_race(true);
+    const auto spike = [](double k) { return k > 0.6 && k < 0.62 ? 20.0 : 1.0; };
+    setup.cpu->weight = setup.gpu->weight = setup.probe->weight = spike;
+    const auto study = other_model(*study_of(2000, 300)); // a model without factors yet
+    const auto s = setup.registry.select(study::BackendChoice::Auto, *study);
+    REQUIRE(s.backend);
+    CHECK(s.backend->name() == "cuda+cpu"); // the prediction first
+    REQUIRE(s.notes.size() == 1);
+    INFO(s.notes[0]);
+    CHECK(s.notes[0].find("cuda ~0.35 s, cpu ~0.47 s on ") != std::string::npos);
+    CHECK(s.notes[0].find("; too close to call: cpu and cuda race, the first to finish is kept") !=
+          std::string::npos);
+
+    SECTION("the job runs the race; the study's next run goes to its winner") {
+        setup.gpu->blocks = true; // far slower than the CPU: stopped when the CPU finishes
+        jobs::JobOptions options;
+        options.backend = study::BackendChoice::Auto;
+        auto job = jobs::submit(setup.registry, study, options);
+        job->wait();
+        REQUIRE(job->result());
+        const study::RunInfo& info = job->result()->info;
+        CHECK(info.complete);
+        CHECK(info.backend == "cpu");
+        bool raced = false;
+        for (const std::string& n : info.notes)
+            raced = raced || n.rfind("auto: cpu and cuda raced; cpu finished first (", 0) == 0;
+        CHECK(raced);
+        const int gpu_runs = setup.gpu->runs;
+        const auto again = setup.registry.select(study::BackendChoice::Auto, *study);
+        CHECK(again.backend == setup.cpu);
+        INFO(again.notes.at(0));
+        CHECK(again.notes.at(0).find("; running on cpu (cpu won the race of an earlier run)") !=
+              std::string::npos);
+        CHECK(setup.gpu->runs == gpu_runs);
+    }
+    SECTION("without the race the prediction decides") {
+        setup.registry.set_race(false);
+        CHECK(setup.registry.select(study::BackendChoice::Auto, *study).backend == setup.gpu);
     }
 }
 

@@ -8,7 +8,7 @@ mode_overhead() {
   local s name studies=()
   build_targets bench_job_overhead bench_auto_backend bench_cuda_progressive $opt_tests
   for t in $opt_tests; do run_program "$t" 300; done
-  run_program bench_job_overhead 120
+  skipped job || run_program bench_job_overhead 120
   if [[ -n $opt_studies ]]; then
     studies=($opt_studies)
   else
@@ -20,6 +20,7 @@ mode_overhead() {
   for name in "${studies[@]}"; do
     run_step "bench_auto_backend $name" 240 "$(exe bench_auto_backend)" --only "$name"
   done
+  skipped progressive && return
   run_program bench_cuda_progressive 150
   # the same with nothing kept from run to run (each run pins its staging and loads its module)
   BIFSCOPE_CUDA_KEEP=0 run_step "bench_cuda_progressive, BIFSCOPE_CUDA_KEEP=0" 150 "$(exe bench_cuda_progressive)"
