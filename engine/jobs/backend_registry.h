@@ -7,10 +7,11 @@
 //         with the reason). With a work estimate (set_work_estimate; installed_backends sets one):
 //         no more systems than CPU threads run on the CPU (a GPU thread is slower than a core);
 //         otherwise a probe measures one system's work (work_probe.h) and the machine's
-//         calibration (speed_calibration.h, measured on first use and kept) predicts each
-//         backend's time, compile included where its code is not cached; the faster one runs
-//         (work_choice.h; no probe where one prediction is lower at any length, nor for a study
-//         probed before in this process).
+//         calibration (speed_calibration.h, measured on first use and kept), scaled by the
+//         model's own factors (model_speed.h), predicts each backend's time, compile included
+//         where its code is not cached; the faster one runs (work_choice.h; no probe where one
+//         prediction is lower at any length, nor for a study probed before in this process), or,
+//         where the predictions cannot tell them apart, both race (backend_race.h; set_race).
 //         Without an estimate, or when measuring fails, fewer systems than min_gpu_systems() run
 //         on the CPU. The reason is a one-line note ("auto: 2000 systems of 0.21 s of evaluator
 //         work each: cuda ~0.47 s, cpu ~1.3 s on 16 threads; running on cuda (measured in 9 ms)",
