@@ -15,11 +15,11 @@ namespace {
 struct PlanarModel {
     using real = double;
     static constexpr int num_states = 2;
-    static constexpr int num_params = 0;
+    [[maybe_unused]] static constexpr int num_params = 0;
     static constexpr int num_param_slots = 0;
     static constexpr int num_events = 0;
-    static constexpr int num_aux = 0;
-    static constexpr int num_observables = 0;
+    [[maybe_unused]] static constexpr int num_aux = 0;
+    [[maybe_unused]] static constexpr int num_observables = 0;
     static constexpr int dimension() { return 2; }
     static constexpr int event_count() { return 0; }
     static constexpr int param_slot_count() { return 0; }

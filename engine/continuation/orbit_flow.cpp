@@ -4,7 +4,9 @@
 // GCC cannot see through the out-of-line HostModel calls that the unfilled rest is never read (the
 // same as engine/cpu/evaluator_program_impl.h).
 #pragma GCC diagnostic push
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include "bif/integrators.h"
 
 #include <array>

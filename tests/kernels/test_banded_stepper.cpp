@@ -14,8 +14,8 @@ namespace {
 // x_j' = k (x_{j-1} - 2 x_j + x_{j+1}) - x_j^3 / 10, x_{-1} = 1, x_N = x_{N-1}: dense Jacobian only.
 struct DenseChain {
     using real = double;
-    static constexpr int num_states = 40, num_params = 1, num_param_slots = 1, num_events = 0, num_aux = 0,
-                         num_observables = 0;
+    [[maybe_unused]] static constexpr int num_states = 40, num_params = 1, num_param_slots = 1,
+                                          num_events = 0, num_aux = 0, num_observables = 0;
     static constexpr int dimension() { return num_states; }
     static constexpr int event_count() { return 0; }
     static constexpr int param_slot_count() { return 1; }

@@ -35,7 +35,7 @@ struct BlowUp : Defaults {
 // The logistic map x -> r x (1 - x), r in p[0]; escapes for r > 4 from x = 1/2.
 struct Logistic : Defaults {
     static constexpr int num_states = 1;
-    static constexpr int num_params = 1;
+    [[maybe_unused]] static constexpr int num_params = 1;
     static constexpr int num_param_slots = 1;
     static constexpr int dimension() { return 1; }
     static constexpr int param_slot_count() { return 1; }
