@@ -1,9 +1,10 @@
 #include "engine/jobs/backend_race.h"
 
+#include "engine/jobs/seconds_text.h"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstdio>
 #include <optional>
 #include <thread>
 
@@ -56,12 +57,6 @@ struct Side {
     bool done = false;
     double seconds = 0;
 };
-
-std::string seconds_text(double s) {
-    char text[32];
-    std::snprintf(text, sizeof text, s < 0.1 ? "%.2g ms" : "%.2g s", s < 0.1 ? s * 1e3 : s);
-    return text;
-}
 
 } // namespace
 

@@ -47,74 +47,6 @@ BackendSpeed scaled_speed(BackendSpeed speed, double factor) {
     return speed;
 }
 
-namespace {
-
-// Runs slices of a study on a backend, two at a time: the longer's time and the slope between them.
-class SliceTimer {
-  public:
-    SliceTimer(const study::ResolvedStudy& study, study::Backend& backend, std::size_t samples,
-               const std::atomic<bool>& cancel, const SecondsClock& clock)
-        : study_(study), backend_(backend), samples_(samples), clock_(clock),
-          control_(cancel, {}, unsigned(samples)) {}
-
-    struct Pair {
-        double long_seconds = 0, long_fraction = 0;
-        double per_fraction = 0; // the slope; 0 where the two slices were one
-    };
-    // `fraction` and a quarter of it, the shorter first (it pays what a first run in a process
-    // pays: a GPU context, a module load); throws Cancelled or NotReady.
-    Pair time(double fraction) {
-        const double smallest = smallest_fraction(study_.study);
-        fraction = std::clamp(fraction, smallest, 1.0);
-        // two slices of different lengths where that costs little: a slope needs them
-        if (fraction < 2 * smallest && 2 * smallest <= 0.25) fraction = 2 * smallest;
-        double short_fraction = 0;
-        Pair p;
-        const double short_seconds = run(std::max(smallest, fraction / 4), short_fraction);
-        p.long_seconds = run(fraction, p.long_fraction);
-        if (p.long_fraction > short_fraction && p.long_seconds > short_seconds)
-            p.per_fraction = (p.long_seconds - short_seconds) / (p.long_fraction - short_fraction);
-        return p;
-    }
-
-  private:
-    double run(double wanted, double& actual) {
-        study::ResolvedStudy slice = shortened_study(study_, wanted, samples_, &actual);
-        // the code of the whole run (a GPU sizes its registers by the systems), not of a sample
-        slice.run_system_count =
-            study_.run_system_count > 0 ? study_.run_system_count : study_.system_count();
-        // measuring must never compile: a slice whose code differs from the study's is not timed
-        if (!backend_.ready(slice)) throw NotReady{};
-        const double before = clock_();
-        const study::Result r = backend_.run(slice, control_);
-        if (!r.info.complete) throw Cancelled{};
-        return clock_() - before;
-    }
-
-    const study::ResolvedStudy& study_;
-    study::Backend& backend_;
-    std::size_t samples_;
-    const SecondsClock& clock_;
-    study::RunControl control_;
-};
-
-// Runs `measure`, turning its throws into a failure.
-template <class Measure>
-std::string failure_of(Measure&& measure) {
-    try {
-        measure();
-    } catch (const Cancelled&) {
-        return "cancelled";
-    } catch (const NotReady&) {
-        return "its code for a slice is not compiled";
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return {};
-}
-
-} // namespace
-
 FactorMeasure measure_model_factor(const study::ResolvedStudy& study, study::Backend& backend,
                                    const BackendSpeed& speed, double heaviest, double target_seconds,
                                    const std::atomic<bool>& cancel, const SecondsClock& clock,
@@ -127,15 +59,41 @@ FactorMeasure measure_model_factor(const study::ResolvedStudy& study, study::Bac
         m.failure = "no work to compare with";
         return m;
     }
-    SliceTimer timer(study, backend, std::max<std::size_t>(samples, 1), cancel, clock);
-    m.failure = failure_of([&] {
-        const SliceTimer::Pair p = timer.time(target_seconds / predicted);
+    samples = std::max<std::size_t>(samples, 1);
+    study::RunControl control(cancel, {}, unsigned(samples));
+    const auto timed = [&](double wanted, double& actual) {
+        study::ResolvedStudy slice = shortened_study(study, wanted, samples, &actual);
+        // the code of the whole run (a GPU sizes its registers by the systems), not of a sample
+        slice.run_system_count = study.run_system_count > 0 ? study.run_system_count : study.system_count();
+        // measuring must never compile: a slice whose code differs from the study's is not timed
+        if (!backend.ready(slice)) throw NotReady{};
+        const double before = clock();
+        const study::Result r = backend.run(slice, control);
+        if (!r.info.complete) throw Cancelled{};
+        return clock() - before;
+    };
+    try {
+        const double smallest = smallest_fraction(study.study);
+        double fraction = std::clamp(target_seconds / predicted, smallest, 1.0);
+        // two slices of different lengths where that costs little: a slope needs them
+        if (fraction < 2 * smallest && 2 * smallest <= 0.25) fraction = 2 * smallest;
+        // the shorter first: it also pays what a first run in a process pays (a GPU context, a
+        // module load), which the slope leaves out
+        double short_fraction = 0, long_fraction = 0;
+        const double short_seconds = timed(std::max(smallest, fraction / 4), short_fraction);
+        const double long_seconds = timed(fraction, long_fraction);
         // one slice twice (a study of few sections): the second run, warm, less its fixed cost
-        const double per_fraction =
-            p.per_fraction > 0 ? p.per_fraction
-                               : std::max(p.long_seconds - speed.fixed_seconds, 0.0) / p.long_fraction;
+        const double per_fraction = long_fraction > short_fraction && long_seconds > short_seconds
+                                        ? (long_seconds - short_seconds) / (long_fraction - short_fraction)
+                                        : std::max(long_seconds - speed.fixed_seconds, 0.0) / long_fraction;
         m.factor = std::clamp(per_fraction / predicted, 1 / factor_limit, factor_limit);
-    });
+    } catch (const Cancelled&) {
+        m.failure = "cancelled";
+    } catch (const NotReady&) {
+        m.failure = "its code for a slice is not compiled";
+    } catch (const std::exception& e) {
+        m.failure = e.what();
+    }
     m.seconds = clock() - start;
     return m;
 }

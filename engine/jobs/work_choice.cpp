@@ -1,6 +1,7 @@
 #include "engine/jobs/work_choice.h"
 
 #include "engine/jobs/model_speed.h"
+#include "engine/jobs/seconds_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,18 +11,6 @@
 namespace bif::jobs {
 
 namespace {
-
-// "0.47 s", "12 ms", "3.1 min": two significant digits are all a prediction deserves.
-std::string seconds_text(double seconds) {
-    char text[32];
-    if (seconds < 0.1)
-        std::snprintf(text, sizeof text, "%.2g ms", seconds * 1e3);
-    else if (seconds < 120)
-        std::snprintf(text, sizeof text, "%.2g s", seconds);
-    else
-        std::snprintf(text, sizeof text, "%.2g min", seconds / 60);
-    return text;
-}
 
 // One backend's prediction as a line in the work: a + b*w, for systems of equal work; `at` with
 // the heaviest system's work apart: a run lasts at least as long as its slowest system alone.
@@ -204,14 +193,13 @@ std::optional<WorkChoice> choose_by_work(const study::ResolvedStudy& study, std:
         if (setup.memo) setup.memo->keep(key, {work.work, work.heaviest, {}, false});
     }
     const double heaviest = std::max(work.work, work.heaviest);
-    const auto cpu_time = [&](const Line& c) { return c.at(work.work, heaviest); };
-    const auto gpu_time = [&](const Line& g) { return g.at(work.work, heaviest); };
+    const auto at_work = [&](const Line& l) { return l.at(work.work, heaviest); };
     // At the measured work: whether an unmeasured factor could still change the choice.
     const auto settled = [&] {
-        const bool gpu_wins = gpu_time(gpu) < cpu_time(cpu);
+        const bool gpu_wins = at_work(gpu) < at_work(cpu);
         Line cpu_worst, gpu_worst;
         std::tie(cpu_worst, gpu_worst) = adverse_lines(gpu_wins);
-        return (gpu_time(gpu_worst) < cpu_time(cpu_worst)) == gpu_wins;
+        return (at_work(gpu_worst) < at_work(cpu_worst)) == gpu_wins;
     };
     // the study's earlier race in this process decided
     const std::string winner = known ? known->winner : std::string();
@@ -219,7 +207,7 @@ std::optional<WorkChoice> choose_by_work(const study::ResolvedStudy& study, std:
     if (winner.empty() && (measure_cpu || measure_gpu) && !settled()) {
         // A slice of about 1% of the faster run as the reference's speed predicts it, 1 ms at least
         // (a model ten times slower on a backend takes ten times that, once per machine).
-        const double target = std::clamp(0.01 * std::min(cpu_time(cpu), gpu_time(gpu)), 0.001, 0.03);
+        const double target = std::clamp(0.01 * std::min(at_work(cpu), at_work(gpu)), 0.001, 0.03);
         // a system of the study, not a continuation's chain of them
         const double system_heaviest = study.is_continuation()
                                            ? heaviest / double(std::max<std::size_t>(study.chain_length(), 1))
@@ -262,7 +250,7 @@ std::optional<WorkChoice> choose_by_work(const study::ResolvedStudy& study, std:
         // a race chosen but not yet run is chosen again until it has a winner
         if (setup.memo && !choice.race) setup.memo->keep(key, {work.work, work.heaviest, {}, true});
     }
-    choice.gpu = !winner.empty() ? winner == setup.cuda->name() : gpu_time(gpu) < cpu_time(cpu);
+    choice.gpu = !winner.empty() ? winner == setup.cuda->name() : at_work(gpu) < at_work(cpu);
     choice.memo_key = key;
     choice.known = {work.work, work.heaviest, {}, true};
     // the heaviest named where it outweighs the mean enough to count

@@ -98,32 +98,26 @@ QString ContinuationController::describeContinuation(const plot::BranchOverlay& 
         .arg(branch.name, branch.parameter, plot::figure_number(branch.points.back().parameter));
 }
 
-bool ContinuationController::continueBranch(ResultTab* tab, std::size_t index) {
-    const auto branches = tab->branches();
-    if (index >= branches->size()) {
+bool ContinuationController::continueDrawn(const plot::Overlays& branches, std::size_t index,
+                                           const std::string& base_directory, Target target) {
+    if (index >= branches.size()) {
         messages_.add(MessagesPanel::Level::Warning,
                       tr("The branch does not continue: %1").arg(tr("it is no longer drawn")));
         return false;
     }
-    const plot::BranchOverlay& branch = (*branches)[index];
-    auto study = continuationOf(branch, tab->study()->base_directory);
-    if (!study) return false;
-    start({nullptr, tab, std::move(study)}, describeContinuation(branch));
+    const plot::BranchOverlay& branch = branches[index];
+    target.study = continuationOf(branch, base_directory);
+    if (!target.study) return false;
+    start(std::move(target), describeContinuation(branch));
     return true;
 }
 
+bool ContinuationController::continueBranch(ResultTab* tab, std::size_t index) {
+    return continueDrawn(*tab->branches(), index, tab->study()->base_directory, {nullptr, tab, nullptr});
+}
+
 bool ContinuationController::continueBranch(BranchTab* tab, std::size_t index) {
-    const auto branches = tab->overlays();
-    if (index >= branches->size()) {
-        messages_.add(MessagesPanel::Level::Warning,
-                      tr("The branch does not continue: %1").arg(tr("it is no longer drawn")));
-        return false;
-    }
-    const plot::BranchOverlay& branch = (*branches)[index];
-    auto study = continuationOf(branch, tab->baseDirectory());
-    if (!study) return false;
-    start({tab, nullptr, std::move(study), true}, describeContinuation(branch));
-    return true;
+    return continueDrawn(*tab->overlays(), index, tab->baseDirectory(), {tab, nullptr, nullptr, true});
 }
 
 void ContinuationController::overlay(ResultTab* tab,

@@ -12,9 +12,11 @@
 #include <QPointer>
 #include <map>
 #include <memory>
+#include <vector>
 
 namespace bif::plot {
 struct BranchOverlay;
+using Overlays = std::vector<BranchOverlay>;
 }
 
 namespace bif::ui {
@@ -62,6 +64,9 @@ class ContinuationController : public QObject {
     std::shared_ptr<const study::ResolvedEquilibriumStudy> continuationOf(const plot::BranchOverlay& branch,
                                                                           const std::string& base_directory);
     QString describeContinuation(const plot::BranchOverlay& branch) const;
+    // Continues branches[index] (a tab's drawn overlays) into `target`, its study filled here.
+    bool continueDrawn(const plot::Overlays& branches, std::size_t index, const std::string& base_directory,
+                       Target target);
     void start(Target target, const QString& what);
     void onFinished(quint64 request, jobs::JobState state,
                     std::shared_ptr<const jobs::ContinuationOutcome> outcome, const QString& failure);
