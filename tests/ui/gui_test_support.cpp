@@ -93,4 +93,11 @@ PromptAnswer::PromptAnswer(QMessageBox::StandardButton button) {
     timer_.start(20);
 }
 
+QString cancelled_close(QWidget& window) {
+    PromptAnswer cancel(QMessageBox::Cancel);
+    CHECK_FALSE(window.close());
+    CHECK(cancel.asked);
+    return cancel.text;
+}
+
 } // namespace bif::test

@@ -62,4 +62,8 @@ class PromptAnswer {
     QTimer timer_;
 };
 
+// Closes `window` and answers its save question with Cancel: checks that it asked and that the
+// window refused to close; returns the question's text.
+QString cancelled_close(QWidget& window);
+
 } // namespace bif::test

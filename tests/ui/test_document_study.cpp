@@ -130,13 +130,11 @@ TEST_CASE("an edit of the study panel marks the window modified until the study 
     // Closing, another file, a new model: each asks, naming the study and its file, not the model;
     // Cancel keeps the window and the edit.
     {
-        PromptAnswer cancel(QMessageBox::Cancel);
-        CHECK_FALSE(window.close());
-        CHECK(cancel.asked);
-        CHECK(cancel.text.contains("study"));
-        CHECK(cancel.text.contains("duffing_edited.json"));
-        CHECK_FALSE(cancel.text.contains("duffing.ode"));
-        CHECK_FALSE(cancel.text.contains("branches"));
+        const QString asked = test::cancelled_close(window);
+        CHECK(asked.contains("study"));
+        CHECK(asked.contains("duffing_edited.json"));
+        CHECK_FALSE(asked.contains("duffing.ode"));
+        CHECK_FALSE(asked.contains("branches"));
     }
     {
         PromptAnswer cancel(QMessageBox::Cancel);
@@ -226,11 +224,9 @@ TEST_CASE("ranges a zoom writes into the study panel mark the window modified; b
     tab.forward();
     CHECK(window.isWindowModified());
     {
-        PromptAnswer cancel(QMessageBox::Cancel);
-        CHECK_FALSE(window.close());
-        CHECK(cancel.asked);
-        CHECK(cancel.text.contains("study"));
-        CHECK(cancel.text.contains("duffing_period1.json"));
+        const QString asked = test::cancelled_close(window);
+        CHECK(asked.contains("study"));
+        CHECK(asked.contains("duffing_period1.json"));
     }
     CHECK(window.isVisible());
 }

@@ -141,13 +141,11 @@ TEST_CASE("a phase plane's view marks the window modified until saved or changed
 
     // Closing asks, naming the phase-plane study's file and nothing else; Cancel keeps the view.
     {
-        PromptAnswer cancel(QMessageBox::Cancel);
-        CHECK_FALSE(window.close());
-        CHECK(cancel.asked);
-        CHECK(cancel.text.contains("phase-plane"));
-        CHECK(cancel.text.contains("vdp_view.json"));
-        CHECK_FALSE(cancel.text.contains("branches"));
-        CHECK_FALSE(cancel.text.contains("untitled.ode"));
+        const QString asked = test::cancelled_close(window);
+        CHECK(asked.contains("phase-plane"));
+        CHECK(asked.contains("vdp_view.json"));
+        CHECK_FALSE(asked.contains("branches"));
+        CHECK_FALSE(asked.contains("untitled.ode"));
     }
     CHECK(window.isVisible());
     CHECK(window.isWindowModified());
@@ -208,11 +206,9 @@ TEST_CASE("a phase plane made from the edited study has no file: Save in the que
     REQUIRE(panel->study().phase_plane.x == "y");
     CHECK(window.isWindowModified());
     {
-        PromptAnswer cancel(QMessageBox::Cancel);
-        CHECK_FALSE(window.close());
-        CHECK(cancel.asked);
-        CHECK(cancel.text.contains("phase-plane"));
-        CHECK(cancel.text.contains("no file yet"));
+        const QString asked = test::cancelled_close(window);
+        CHECK(asked.contains("phase-plane"));
+        CHECK(asked.contains("no file yet"));
     }
     {
         PromptAnswer save(QMessageBox::Save);

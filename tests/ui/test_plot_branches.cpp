@@ -710,11 +710,7 @@ TEST_CASE_METHOD(BranchWindow,
         CHECK_FALSE(window.documents().newModel());
         CHECK(cancel.asked);
     }
-    {
-        PromptAnswer cancel(QMessageBox::Cancel);
-        CHECK_FALSE(window.close());
-        CHECK(cancel.asked);
-    }
+    (void)test::cancelled_close(window);
     CHECK(window.isVisible());
     CHECK(documents.state().study_path == QFileInfo(path).absoluteFilePath());
     CHECK(documents.branches()->empty());
